@@ -76,6 +76,9 @@ class ClusterEngine:
         self.hosts: list[str] = []  # the client hosts of the last point (labels): a point on fewer says so
 
     def prepare(self, spec: PhaseSpec) -> ClusterRunner:
+        if spec.alternation is not None:
+            raise UserError("the cluster engine (--cluster) cannot alternate targets: its shards' slices would not "
+                            "switch together; alternate with the local engine")
         return ClusterRunner(spec, self.address, self.hosts)
 
 

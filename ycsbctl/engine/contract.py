@@ -13,6 +13,13 @@ for the client processes on this host while it goes (an engine whose clients run
 returns none). Bad input is a :class:`~ycsbctl.errors.UserError` from :meth:`Engine.prepare`;
 Ctrl-C ends the run early with status ``interrupted`` (or propagates ``KeyboardInterrupt``).
 
+An alternated session (``PhaseSpec.alternation``, :mod:`ycsbctl.engine.alternation`) measures several targets
+in one session, all clients switching target together every slice (A B B A blocks, an operation belonging to the
+slice it started in); only the native engine runs one, through ``PhaseRunner.run_alternated`` (one result per
+target, each with its ``slices`` frame; ``run`` returns the first target's). The Java YCSB engine and the cluster
+engine refuse it (UserError), as the native one refuses a load, a run that inserts, a target rate, a plug-in
+workload, ``dataintegrity`` or a slice outside 0.05–10 s.
+
 Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
 :class:`ycsbctl.engine.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
 (:func:`ycsbctl.experiment.measure.engine_for` picks one from the plan), so another engine — clients on

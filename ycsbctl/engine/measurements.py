@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ycsbctl.engine.messages import SecondCounts, SecondReport
+from ycsbctl.engine.messages import SecondCounts, SecondReport, SliceReport
 from ycsbctl.engine.timerfd import TimerFd
 from ycsbctl.native import core
 from ycsbctl.results import histogram as hdr
@@ -209,23 +209,27 @@ class LagProbe:
             self._shipping = None
 
     def _ship(self, report: SecondReport) -> Generator[None, None, None]:
-        """Compact and send ``report``, a slot per slice; then its dense counts, zeroed where they
-        counted (~10 µs a slot, where fresh 184 KB arrays cost a copy and first-touch page faults),
-        are the spares of the next roll."""
-        counts = report.counts
-        sparse = report.counts = yield from counts.compact_steps()  # copies what is not zero
-        self.out.put(report)
-        fresh = [a for a in counts.latency.values() if isinstance(a, array)]
-        ifresh = [a for a in counts.intended.values() if isinstance(a, array)]
-        lag, sched = counts.own.get(CLIENT_LAG), counts.own.get(SCHEDULE_LAG)
-        whole = len(fresh) == len(counts.latency) and len(ifresh) == len(counts.intended)
-        if not (whole and isinstance(lag, array) and isinstance(sched, array)) or not self.rec.spares.empty():
-            return
-        yield
-        pairs: list[tuple[dict[Any, Any], dict[Any, Any]]] = [
-            (counts.latency, sparse.latency), (counts.intended, sparse.intended), (counts.own, sparse.own)]
-        for dense, kept in pairs:
-            for key, a in dense.items():
-                if key in kept:  # zero where it counted: the rest is zero already
-                    np.frombuffer(a, dtype=np.int64)[kept[key].index] = 0
-        self.rec.spares.put((fresh, ifresh, lag, sched))
+        return ship(self.rec, self.out, report)
+
+
+def ship(rec: Recorder, out: Any, report: SecondReport | SliceReport) -> Generator[None, None, None]:
+    """Compact and send ``report`` to ``out``, a slot per slice; then its dense counts, zeroed where they
+    counted (~10 µs a slot, where fresh 184 KB arrays cost a copy and first-touch page faults), are the
+    spares of ``rec``'s next roll."""
+    counts = report.counts
+    sparse = report.counts = yield from counts.compact_steps()  # copies what is not zero
+    out.put(report)
+    fresh = [a for a in counts.latency.values() if isinstance(a, array)]
+    ifresh = [a for a in counts.intended.values() if isinstance(a, array)]
+    lag, sched = counts.own.get(CLIENT_LAG), counts.own.get(SCHEDULE_LAG)
+    whole = len(fresh) == len(counts.latency) and len(ifresh) == len(counts.intended)
+    if not (whole and isinstance(lag, array) and isinstance(sched, array)) or not rec.spares.empty():
+        return
+    yield
+    pairs: list[tuple[dict[Any, Any], dict[Any, Any]]] = [
+        (counts.latency, sparse.latency), (counts.intended, sparse.intended), (counts.own, sparse.own)]
+    for dense, kept in pairs:
+        for key, a in dense.items():
+            if key in kept:  # zero where it counted: the rest is zero already
+                np.frombuffer(a, dtype=np.int64)[kept[key].index] = 0
+    rec.spares.put((fresh, ifresh, lag, sched))

@@ -4,7 +4,8 @@ Every message is a small picklable dataclass carrying :data:`MESSAGE_VERSION`, s
 controller never misreads a shard of another ycsbctl version (the same messages are what will
 travel between hosts). A shard sends :class:`Ready` once connected, one :class:`SecondReport` per
 second of the phase (and a last one for the part-second at the end), then :class:`Done` — or
-:class:`Failed` at any point. :func:`dispatch` is the one place that reads them.
+:class:`Failed` at any point. A shard of an alternated session (``engine.alternating_worker``) sends one
+:class:`SliceReport` per slice instead of the per-second reports. :func:`dispatch` is the one place that reads them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from ycsbctl.slices import drain
 
-MESSAGE_VERSION = 3
+MESSAGE_VERSION = 4
 
 
 @dataclass
@@ -105,6 +106,30 @@ class SecondReport:
 
 
 @dataclass
+class SliceReport:
+    """What one shard measured in one slice of an alternated session (``engine.alternation``): the operations
+    its clients STARTED in slice ``slice`` on target ``target`` (an index into the alternation's URLs), whenever
+    they ended; ``counts.cpu_s`` and its CLIENT-LAG are the shard's from its previous slice's close to this one's."""
+
+    worker: int
+    slice: int  # 0-based, from the session's start (warm-up included)
+    target: int
+    counts: SecondCounts
+    last_end_ns: int  # when the last of the slice's operations ended (perf_counter ns; 0: none ran)
+    version: int = MESSAGE_VERSION
+
+
+@dataclass
+class TargetEnd:
+    """One alternated target's part of a shard's :class:`Done` (its errors, its clients' ends, its discards)."""
+
+    errors: list[str] = field(default_factory=list)
+    ended: list[str] = field(default_factory=list)
+    late: int = 0
+    stray: int = 0
+
+
+@dataclass
 class Done:
     worker: int
     end_ns: int = 0  # when the shard's last client stopped (perf_counter ns)
@@ -115,6 +140,7 @@ class Done:
     # what the bindings counted besides operations (Redis Cluster: redirections, moved, ask), summed
     counts: dict[str, int] = field(default_factory=dict)
     version: int = MESSAGE_VERSION
+    targets: list[TargetEnd] = field(default_factory=list)  # an alternated session's, by target (else empty)
 
 
 @dataclass
@@ -124,7 +150,7 @@ class Failed:
     version: int = MESSAGE_VERSION
 
 
-Message = Ready | SecondReport | Done | Failed
+Message = Ready | SecondReport | SliceReport | Done | Failed
 
 
 class Handler(Protocol):
@@ -133,6 +159,8 @@ class Handler(Protocol):
     def on_ready(self, msg: Ready) -> None: ...
 
     def on_second(self, msg: SecondReport) -> None: ...
+
+    def on_slice(self, msg: SliceReport) -> None: ...
 
     def on_done(self, msg: Done) -> None: ...
 
@@ -146,6 +174,8 @@ def dispatch(msg: Message, handler: Handler) -> None:
                          f"this controller speaks version {MESSAGE_VERSION}: run the same ycsbctl everywhere")
     if isinstance(msg, SecondReport):
         handler.on_second(msg)
+    elif isinstance(msg, SliceReport):
+        handler.on_slice(msg)
     elif isinstance(msg, Ready):
         handler.on_ready(msg)
     elif isinstance(msg, Done):

@@ -14,15 +14,17 @@ import queue
 import socket
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
-from ycsbctl.engine.aggregate import FineAggregate, SecondAggregate, fine_series, series_frame, summaries
+from ycsbctl.engine.aggregate import fine_series, series_frame, summaries
+from ycsbctl.engine.alternating_worker import AlternatingWorker
+from ycsbctl.engine.alternation import check as check_alternation
+from ycsbctl.engine.collector import Collector
 from ycsbctl.engine.launch import started_with_worker_environment, worker_context
 from ycsbctl.engine.limits import check_workload_memory
-from ycsbctl.engine.messages import Done, Failed, Message, Ready, SecondReport, dispatch
+from ycsbctl.engine.messages import Done, Message, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
@@ -36,7 +38,7 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.stores.registry import for_url, protocol_of
 from ycsbctl.urls import redact_url
-from ycsbctl.workload.core import OP_NAMES, split_count
+from ycsbctl.workload.core import split_count
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.inserts import shared_insert_state
 from ycsbctl.workload.plugin import load_workload, op_names, require_executor
@@ -50,6 +52,8 @@ SERIES_INTERVALS_MS = (1000, 100)  # per second, or every 100 ms (points with di
 
 
 LOCAL_HOSTS = ("127.", "localhost", "::1", "[::1]")
+C = TypeVar("C", bound=Collector)
+R = TypeVar("R")
 
 
 def default_processes(url: str, phase: str = "run") -> int:
@@ -96,6 +100,12 @@ class PhaseRunner:
         else:
             require_executor(self.workload, for_url(spec.url), props)
             self.workload.check_memory(spec.threads)
+        if spec.alternation is not None:  # every URL supported, and an alternation the engine measures fairly
+            for url in spec.alternation.urls:
+                protocol_of(url)
+            check_alternation(spec.alternation, spec.phase, spec.duration_s, spec.target_rate, self.workload)
+            if spec.url != spec.alternation.urls[0]:
+                raise UserError("an alternated phase's url must be its alternation's first URL")
         if spec.phase == "run" and not self.workload.operationcount and not spec.duration_s:
             raise UserError("the run phase needs operationcount > 0 or a duration (--duration S)")
         # placed on CPUs of its own (spec.cpus), the client has them all: the server runs elsewhere
@@ -117,10 +127,11 @@ class PhaseRunner:
     def _plans(self) -> list[WorkerPlan]:
         spec, w = self.spec, self.workload
         per_process = split_count(spec.threads, self.processes)
-        total = w.load_operations if spec.phase == "load" else (w.operationcount or 0)
+        # an alternated session runs its slices to the duration, whatever operationcount says
+        total = w.load_operations if spec.phase == "load" else 0 if spec.alternation else (w.operationcount or 0)
         per_thread = split_count(total, spec.threads) if total else [0] * spec.threads
         blocks = w.load_blocks(per_process) if spec.phase == "load" else [None] * self.processes
-        worker = None if w.builtin_ycsb else PluginWorker
+        worker = AlternatingWorker if spec.alternation else None if w.builtin_ycsb else PluginWorker
         # the client's own CPUs if placed, else this process's: never those of the process a worker forks from
         cpus = tuple(spec.cpus) if spec.cpus else tuple(sorted(os.sched_getaffinity(0))) \
             if hasattr(os, "sched_getaffinity") else None
@@ -134,7 +145,25 @@ class PhaseRunner:
         return plans
 
     def run(self, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
-        """Run the phase to its end (operation count, duration, stop or failure)."""
+        """Run the phase to its end (operation count, duration, stop or failure); with an alternation, the
+        first target's result (:meth:`run_alternated` gives every target's)."""
+        if self.spec.alternation is not None:
+            return self.run_alternated(progress)[0]
+        c = Collector(self.processes, self.spec.measurement, math.ceil(self.spec.warmup_s), progress, self.names)
+        return self._session(c, progress, self.result)
+
+    def run_alternated(self, progress: Callable[[Tick], None] | None = None) -> list[PhaseResult]:
+        """Run an alternated session (``spec.alternation``: :mod:`ycsbctl.engine.alternated_session`) to its end:
+        one result per URL of the alternation, in its order."""
+        from ycsbctl.engine.alternated_session import AlternationCollector, alternated_results
+
+        if self.spec.alternation is None:
+            raise ValueError("run_alternated needs a spec with an alternation")
+        c = AlternationCollector(self, progress)
+        return self._session(c, progress, lambda c_, t0: alternated_results(self, c, t0))
+
+    def _session(self, c: C, progress: Callable[[Tick], None] | None, finish: Callable[[C, float], R]) -> R:
+        """Start the workers, merge their messages into ``c`` until each is done; ``finish(c, t0)``'s result."""
         spec = self.spec
         ctx = worker_context()
         out = ctx.Queue()
@@ -147,9 +176,8 @@ class PhaseRunner:
             ctx.Process(target=worker_main, args=(pl, acked, stop_flag, start_event, t_start, out), daemon=True)
             for pl in plans
         ]
-        c = Collector(len(procs), spec.measurement, math.ceil(spec.warmup_s), progress, self.names)
         watch = PeakWatch()  # each worker's peak RSS: named if the kernel kills it
-        result: PhaseResult | None = None
+        result: R | None = None
         try:
             # a Ctrl-C inside a start (the fork server forked, the pid not yet kept) left a worker nobody stopped,
             # holding the terminal's pipes: it comes once every worker asked for has started, and stops them all
@@ -190,7 +218,7 @@ class PhaseRunner:
                     continue
                 self._dispatch(msg, c)
             # every worker said its last word: the result is made while they exit (joined below), not after
-            result = self.result(c, t_start.value)
+            result = finish(c, t_start.value)
         except KeyboardInterrupt:
             stop_flag.value = 1
             start_event.set()  # workers still connecting wait for it: they must see the stop, not wait 15 s
@@ -207,7 +235,7 @@ class PhaseRunner:
                     p.terminate()
                     p.join(timeout=5)
             self._pids.clear()
-        return result if result is not None else self.result(c, t_start.value)
+        return result if result is not None else finish(c, t_start.value)
 
     def _wait_ready(self, procs: list, out: Any, c: Collector, watch: PeakWatch) -> None:
         """Until every worker said it is connected (or could not connect); a worker that died silently, or
@@ -327,64 +355,6 @@ STOPPED_FOR_GOOD = ("cannot reach ", "the workload plug-in ")
 def _processes(n: int) -> str:
     """``its engine process`` / ``its 2 engine processes`` (the live line before a point's start)."""
     return "its engine process" if n == 1 else f"its {n} engine processes"
-
-
-class Collector:
-    """The controller's side of the engine messages (see :func:`~ycsbctl.engine.messages.dispatch`):
-    per-second aggregates, the workers' last words, and progress once every live worker has
-    reported a second."""
-
-    def __init__(self, workers: int, measurement: str, warmup_seconds: int,
-                 progress: Callable[[Tick], None] | None, names: tuple[str, ...] = OP_NAMES) -> None:
-        """``names``: the workload's measurement names by op code (``workload.plugin.op_names``)."""
-        self.workers, self.measurement, self.warmup_seconds = workers, measurement, warmup_seconds
-        self.progress = progress
-        self.seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=names))
-        # by 100 ms, if shipped so
-        self.fine: dict[int, FineAggregate] = defaultdict(lambda: FineAggregate(names=names))
-        self.closed: dict[int, int] = defaultdict(int)  # second -> workers whose last report of it came
-        self.finals: dict[int, Done] = {}
-        self.setup_errors: list[str] = []
-        self.heard: set[int] = set()
-        self.pids: list[int] = []
-        self.ready = 0
-        self.status = "ok"
-        self.total_ops = 0
-        self.emitted = -1
-        self.started = False  # set once every worker is ready and the start is given
-
-    def on_ready(self, msg: Ready) -> None:
-        self.heard.add(msg.worker)
-        self.ready += 1
-        self.pids.append(msg.pid)
-
-    def on_second(self, msg: SecondReport) -> None:
-        agg = self.seconds[msg.second]
-        before = agg.count
-        agg.add(msg.counts, self.measurement)
-        if msg.tenth is not None:
-            self.fine[msg.second * 10 + msg.tenth].add(msg.counts)
-        if msg.closes_second:
-            self.closed[msg.second] += 1
-        self.total_ops += agg.count - before
-        live = self.workers - len(self.finals)
-        while self.progress is not None and self.emitted + 1 in self.seconds and \
-                self.closed[self.emitted + 1] >= live:
-            self.emitted += 1
-            a = self.seconds[self.emitted]
-            self.progress(Tick(self.emitted, self.total_ops, float(a.count), a.p99_us(), a.errors(),
-                               self.emitted < self.warmup_seconds))
-
-    def on_done(self, msg: Done) -> None:
-        self.finals[msg.worker] = msg
-
-    def on_failed(self, msg: Failed) -> None:
-        self.heard.add(msg.worker)
-        if not self.started:  # could not connect: the phase does not start
-            self.setup_errors.append(msg.message)
-            return
-        self.finals[msg.worker] = Done(msg.worker, errors=[msg.message])
-        self.status = "failed"
 
 
 def run_phase(spec: PhaseSpec, progress: Callable[[Tick], None] | None = None) -> PhaseResult:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ycsbctl.engine.alternation import Alternation
     from ycsbctl.workload.plugin import Workload
 
 
@@ -37,6 +38,9 @@ class PhaseSpec:
     # How often workers ship their counts (ms): 1000, or 100 for a point with disturbances, whose
     # 100 ms series (PhaseResult.fine) is merged exactly as the per-second one is.
     series_interval_ms: int = 1000
+    # Several targets measured in one session, switching every slice (engine.alternation; native engine only):
+    # ``url`` is then ``alternation.urls[0]`` and PhaseRunner.run_alternated gives one result per URL.
+    alternation: Alternation | None = None
     # The workload ``properties`` build, already built by the controller (the experiment builds each once
     # per case); None: the engine builds it. Never sent to a worker process or host (each builds its own).
     built_workload: Workload | None = field(default=None, compare=False, repr=False)

@@ -302,6 +302,9 @@ class YcsbEngine:
         self.ycsb_home = ycsb_home
 
     def prepare(self, spec: PhaseSpec) -> YcsbPhaseRun:
+        if spec.alternation is not None:
+            raise UserError("the Java YCSB engine (--engine ycsb) cannot alternate targets: one YCSB process "
+                            "talks to one target; alternate with the native engine")
         return YcsbPhaseRun(spec, find_ycsb(self.ycsb_home))
 
 

@@ -1,0 +1,117 @@
+"""What alternating costs a measurement: the same workload-b point against one local redis-server, measured solo
+(``--duration`` s) and alternated against a second identical redis-server in one engine session (each target
+``--duration`` s of slices), in A B B A pairs of such runs. Prints, over the pairs, the alternated ÷ solo
+throughput and p99 ratios (geometric mean [95 % paired t interval], ycsbctl.results.stats.compare) and the
+switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operations in flight at a switch); with
+``--sweep``, one alternated session per slice length and its switch cost.
+
+    .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.5] [--threads 8] [--sweep 0.1,0.5,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench._servers import stop  # noqa: E402
+from tests.fixtures.servers import Server, start_redis  # noqa: E402
+from ycsbctl.engine.alternation import Alternation  # noqa: E402
+from ycsbctl.engine.runner import PhaseRunner, run_phase  # noqa: E402
+from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
+from ycsbctl.results import stats  # noqa: E402
+from ycsbctl.results.model import PhaseResult, overall_summary  # noqa: E402
+from ycsbctl.workload.properties import load_properties  # noqa: E402
+
+WARMUP_S = 1.0  # both ways: with two targets any whole number of half-blocks keeps the measured slices balanced
+
+
+def _props(records: int) -> dict[str, str]:
+    p = dict(load_properties("workload-b"))
+    p.update(recordcount=str(records), operationcount="0")  # each run bounded by its duration alone
+    return p
+
+
+def _figures(r: PhaseResult) -> dict[str, float]:
+    assert r.status == "ok", r.errors
+    o = overall_summary(r)
+    return {"ops_s": r.throughput_ops, "p99_us": o.percentile(99.0) if o is not None else float("nan")}
+
+
+def solo(server: Server, props: dict[str, str], threads: int, duration_s: float) -> dict[str, float]:
+    """The point against ``server`` alone: ops/s and p99 (µs)."""
+    return _figures(run_phase(PhaseSpec("run", server.url, props, threads=threads, warmup_s=WARMUP_S,
+                                        duration_s=duration_s)))
+
+
+def alternated(servers: list[Server], props: dict[str, str], threads: int, duration_s: float, slice_s: float,
+               seed: int) -> tuple[dict[str, float], float]:
+    """The point against ``servers[0]`` alternated with ``servers[1]`` (each ``duration_s`` s of slices): its
+    ops/s and p99 (µs), and the switch cost (mean switch_s ÷ slice_s over both targets' slices)."""
+    alt = Alternation(tuple(s.url for s in servers), slice_s=slice_s, seed=seed)
+    spec = PhaseSpec("run", servers[0].url, props, threads=threads, warmup_s=WARMUP_S,
+                     duration_s=len(servers) * duration_s, seed=seed, alternation=alt)
+    results = PhaseRunner(spec).run_alternated()
+    switch = [s for r in results if r.slices is not None for s in r.slices.switch_s.dropna()]
+    return _figures(results[0]), (sum(switch) / len(switch) / slice_s if switch else float("nan"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=4, help="pairs of runs (solo then alternated, then the reverse …)")
+    ap.add_argument("--duration", type=float, default=2.0, help="s measured per target and run")
+    ap.add_argument("--slice", type=float, default=0.5, help="s per slice")
+    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--records", type=int, default=10_000)
+    ap.add_argument("--sweep", default="", help="slice lengths (s, comma-separated) to time the switch-over at")
+    args = ap.parse_args()
+    props = _props(args.records)
+    with tempfile.TemporaryDirectory(prefix="bench-alternation-") as tmp:
+        servers = [start_redis(Path(tmp) / name) for name in ("a", "b")]
+        try:
+            for s in servers:
+                r = run_phase(PhaseSpec("load", s.url, props, threads=8))
+                assert r.status == "ok", r.errors
+            print(f"alternation ÷ solo: workload-b, {args.threads} threads, {args.duration:g} s per target, "
+                  f"{args.slice:g} s slices, {args.records:,} records; load avg {os.getloadavg()[0]:.2f}")
+            pairs: list[tuple[dict[str, float], dict[str, float]]] = []
+            switches: list[float] = []
+            for i in range(args.pairs):
+                solo_first = i % 4 in (0, 3)  # A B B A: a drift linear in time lands on both alike
+                runs: dict[str, dict[str, float]] = {}
+                for kind in (("solo", "alt") if solo_first else ("alt", "solo")):
+                    if kind == "solo":
+                        runs[kind] = solo(servers[0], props, args.threads, args.duration)
+                    else:
+                        runs[kind], sw = alternated(servers, props, args.threads, args.duration, args.slice, i)
+                        switches.append(sw)
+                pairs.append((runs["solo"], runs["alt"]))
+                print(f"  pair {i + 1:>3} ({'solo' if solo_first else 'alternated'} first): ops/s "
+                      f"{runs['alt']['ops_s'] / runs['solo']['ops_s']:.3f}, p99 "
+                      f"{runs['alt']['p99_us'] / runs['solo']['p99_us']:.3f} (solo {runs['solo']['ops_s']:,.0f} "
+                      f"ops/s, p99 {runs['solo']['p99_us']:.0f} µs; switch {switches[-1]:.2%} of a slice)", flush=True)
+            print(f"\nalternated ÷ solo over {len(pairs)} pairs: geometric mean [95 % paired t interval]")
+            for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
+                c = stats.compare({i: a[key] for i, (a, _) in enumerate(pairs)},
+                                  {i: b[key] for i, (_, b) in enumerate(pairs)}, paired=True)
+                print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
+            print(f"  switch-over: mean switch_s ÷ slice_s {sum(switches) / len(switches):.3%}")
+            for slice_s in (float(x) for x in args.sweep.split(",") if x.strip()):
+                figs, sw = alternated(servers, props, args.threads, args.duration, slice_s, 0)
+                print(f"  slices of {slice_s:g} s: {figs['ops_s']:,.0f} ops/s, p99 {figs['p99_us']:.0f} µs, "
+                      f"switch {sw:.3%} of a slice", flush=True)
+        finally:
+            for s in servers:
+                stop(s.proc)
+    print(f"load avg at the end: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""An alternated session (ycsbctl.engine.alternation): the schedule, every target's operations credited to the
+server that served them (its own INFO commandstats), the slices as the schedule says, and the refusals."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.fixtures.cgroups import cpu_quota
+from tests.fixtures.servers import Server, start_redis
+from ycsbctl.engine.alternated_session import SLICE_COLUMNS
+from ycsbctl.engine.alternation import Alternation, schedule, slice_target
+from ycsbctl.engine.cluster import ClusterEngine
+from ycsbctl.engine.runner import PhaseRunner, run_phase
+from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.ycsb_java import YcsbEngine
+from ycsbctl.errors import UserError
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.workload.properties import load_properties
+
+RECORDS = 300
+SLICE_S = 0.2
+
+
+def _props(workload: str = "workload-a", **overrides: object) -> dict[str, str]:
+    props = dict(load_properties(workload))
+    props.update(recordcount=str(RECORDS), **{k: str(v) for k, v in overrides.items()})
+    return props
+
+
+# -- the schedule (pure) -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_block_holds_each_target_twice_as_a_permutation_then_its_reverse(n: int) -> None:
+    for seed in range(20):
+        order = schedule(n, seed, 2 * n * 10)
+        for b in range(10):
+            block = order[2 * n * b: 2 * n * (b + 1)]
+            assert Counter(block) == {t: 2 for t in range(n)}
+            assert block[n:] == block[:n][::-1]  # A B | B A: a linear drift lands on every target alike
+
+
+def test_two_targets_come_in_abba_or_baab_quartets() -> None:
+    order = schedule(2, 7, 400)
+    quartets = {tuple(order[i:i + 4]) for i in range(0, 400, 4)}
+    assert quartets == {(0, 1, 1, 0), (1, 0, 0, 1)}  # both occur in 100 blocks
+
+
+def test_the_schedule_is_reproducible_from_its_seed_and_differs_between_seeds() -> None:
+    assert schedule(3, 11, 60) == schedule(3, 11, 60)
+    assert schedule(3, 11, 60) != schedule(3, 12, 60)
+    assert len({tuple(schedule(2, s, 40)) for s in range(10)}) > 1
+    alt = Alternation(("redis://a", "redis://b", "redis://c"), seed=11)
+    assert [slice_target(alt, k) for k in range(60)] == schedule(3, 11, 60) == \
+        [slice_target(3, k, seed=11) for k in range(60)]
+    assert schedule(2, 5, 7) == schedule(2, 5, 100)[:7]
+
+
+# -- two real servers ----------------------------------------------------------------------------------------------
+
+
+def _loaded(tmp: Path, name: str) -> Server:
+    s = start_redis(tmp / name)
+    r = run_phase(PhaseSpec("load", s.url, _props(), threads=4, processes=1))
+    assert r.status == "ok" and r.operations == RECORDS, r.errors
+    return s
+
+
+@pytest.fixture(scope="module")
+def twin_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    tmp = tmp_path_factory.mktemp("alternation")
+    servers = [_loaded(tmp, "a"), _loaded(tmp, "b")]
+    yield servers
+    for s in servers:
+        s.proc.terminate()
+        s.proc.wait(10)
+
+
+def _calls(port: int) -> Counter[str]:
+    """The server's commands served so far, by name (INFO commandstats)."""
+    stats = redis.Redis(port=port).info("commandstats")
+    return Counter({k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()})
+
+
+def _session(servers: list[Server], seed: int, warmup_s: float, duration_s: float, **props: object
+             ) -> list[PhaseResult]:
+    alt = Alternation(tuple(s.url for s in servers), slice_s=SLICE_S, seed=seed)
+    spec = PhaseSpec("run", servers[0].url, _props("workload-a", **props), threads=4, processes=2, warmup_s=warmup_s,
+                     duration_s=duration_s, seed=seed, alternation=alt)
+    return PhaseRunner(spec).run_alternated()
+
+
+@pytest.mark.truth
+def test_each_targets_operations_are_what_its_own_server_served(twin_servers: list[Server]) -> None:
+    """workload-a (reads: HGETALL, updates: HMSET) over two workers, 1 s of warm-up then 1.6 s in 0.2 s slices."""
+    before = [_calls(s.port) for s in twin_servers]
+    results = _session(twin_servers, seed=3, warmup_s=1.0, duration_s=1.6)
+    served = [_calls(s.port) - b for s, b in zip(twin_servers, before)]
+    order = schedule(2, 3, 13)
+    for t, (r, calls) in enumerate(zip(results, served)):
+        assert r.status == "ok", r.errors
+        series = r.series
+        everything = {op: int(series[series.op == op].operations.sum()) for op in ("READ", "UPDATE")}
+        assert everything == {"READ": calls["hgetall"] + calls["hmget"], "UPDATE": calls["hmset"]}
+        assert calls["zadd"] == 0 and min(everything.values()) > 0
+        s = r.slices
+        assert s is not None and list(s.columns) == list(SLICE_COLUMNS)
+        assert list(s.slice) == [k for k in range(13) if order[k] == t]  # every slice of it, as scheduled
+        assert int(s.operations.sum()) == sum(everything.values())
+        measured = s[~s.warmup]
+        assert list(measured.slice) == [k for k in range(5, 13) if order[k] == t]
+        assert r.operations == int(measured.operations.sum()) == r.ops["READ"].operations + r.ops["UPDATE"].operations
+        kept = series[~series.warmup.astype(bool)]  # the warm-up is whole seconds here: series and slices agree
+        assert r.ops["READ"].operations == int(kept[kept.op == "READ"].operations.sum())
+        assert r.runtime_ms == pytest.approx(1000 * SLICE_S * len(measured))
+        assert (s.errors == 0).all() and (s.switch_s >= 0).all()
+        assert (s.t_end_s - s.t_start_s).round(9).eq(SLICE_S).all()
+
+
+@pytest.mark.speed
+def test_a_server_held_to_a_tenth_of_a_core_serves_fewer_operations_than_its_free_twin(tmp_path: Path) -> None:
+    servers = [_loaded(tmp_path, "free"), _loaded(tmp_path, "slow")]
+    try:
+        with cpu_quota(0.1, period_us=10_000) as group:
+            group.add(servers[1].proc.pid)
+            free, slow = _session(servers, seed=1, warmup_s=0.0, duration_s=1.6, readproportion=0.95,
+                                  updateproportion=0.05)
+        assert free.status == slow.status == "ok"
+        assert slow.operations < free.operations
+        assert slow.throughput_ops < free.throughput_ops
+    finally:
+        for s in servers:
+            s.proc.terminate()
+
+
+@pytest.mark.fault
+def test_a_target_killed_mid_session_fails_alone_and_the_other_keeps_its_slices(tmp_path: Path) -> None:
+    servers = [_loaded(tmp_path, "stays"), _loaded(tmp_path, "killed")]
+    alt = Alternation(tuple(s.url for s in servers), slice_s=SLICE_S, seed=2)
+    spec = PhaseSpec("run", servers[0].url, _props(), threads=4, processes=1, duration_s=3.2, seed=2, alternation=alt)
+    runner = PhaseRunner(spec)
+    killed_at: list[float] = []  # s since the session's start
+
+    def kill_after_the_first_second(tick: Tick) -> None:
+        if tick.second == 0 and not killed_at:
+            servers[1].proc.kill()
+            killed_at.append(time.perf_counter() - runner.t0)
+
+    try:
+        stays, killed = runner.run_alternated(kill_after_the_first_second)
+    finally:
+        for s in servers:
+            s.proc.kill()
+    assert killed_at and killed.status == "failed" and stays.status == "ok", (killed.errors, stays.errors)
+    assert "lost" in killed.errors[0] and not stays.errors
+    assert stays.slices is not None and killed.slices is not None
+    assert len(killed.slices) == len(stays.slices) == 8  # its slices are still reported after the loss, idle
+    after = killed.slices[killed.slices.t_start_s > killed_at[0]]
+    # the first of its slices after the kill finds the connection gone (an ERROR per client); the rest idle
+    assert len(after) >= 2 and (after.operations.iloc[1:] == 0).all()
+    assert (stays.slices.operations > 0).all() and (stays.slices.errors == 0).all()
+
+
+def test_a_stop_ends_the_session_inside_its_slice_and_keeps_what_was_measured(twin_servers: list[Server]) -> None:
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=2.0, seed=0)
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=1, duration_s=8.0, alternation=alt)
+    runner = PhaseRunner(spec)
+    results = runner.run_alternated(lambda tick: runner.stop() if tick.second == 0 else None)
+    assert [r.status for r in results] == ["interrupted", "interrupted"]
+    slices = sorted(k for r in results for k in r.slices.slice)  # type: ignore[union-attr]
+    assert slices == list(range(len(slices))) and 2 <= len(slices) < 4  # the slices after the stop never ran
+    last = slices[-1]  # cut by the stop, before its 2 s were through
+    cut, other = sorted(results, key=lambda r: last not in r.slices.slice.values)  # type: ignore[union-attr]
+    assert cut.runtime_ms - 2000 * (len(cut.slices) - 1) < 2000  # type: ignore[arg-type]
+    assert cut.operations > 0 and other.runtime_ms == 2000 * len(other.slices)  # type: ignore[arg-type]
+
+
+# -- refusals ------------------------------------------------------------------------------------------------------
+
+A, B = "redis://127.0.0.1:1", "redis://127.0.0.1:2"
+
+
+def _spec(**change: object) -> PhaseSpec:
+    alt = change.pop("alternation", Alternation((A, B), slice_s=0.5))
+    spec = PhaseSpec("run", A, _props(), threads=2, duration_s=2.0, alternation=alt)  # type: ignore[arg-type]
+    for k, v in change.items():
+        setattr(spec, k, v)
+    return spec
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"alternation": Alternation((A,))}, "two targets or more"),
+    ({"phase": "load"}, "load phase cannot alternate"),
+    ({"properties": _props(insertproportion=0.1, readproportion=0.9, updateproportion=0)}, "inserts"),
+    ({"target_rate": 1000.0}, "target rate"),
+    ({"properties": {**_props(), "workload": "ycsbctl.workload.online_status:OnlineStatus"}}, "plug-in"),
+    ({"alternation": Alternation((A, B), slice_s=0.01)}, "slice of 0.01 s"),
+    ({"alternation": Alternation((A, B), slice_s=11)}, "slice of 11 s"),
+    ({"duration_s": None}, "needs a duration"),
+    ({"properties": _props(dataintegrity="true")}, "dataintegrity"),
+    ({"url": B}, "first URL"),
+])
+def test_an_alternation_the_engine_cannot_measure_fairly_is_refused_in_one_line(change: dict, words: str) -> None:
+    with pytest.raises(UserError) as e:
+        PhaseRunner(_spec(**change))
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("engine", [lambda: YcsbEngine(None), lambda: ClusterEngine("tcp://127.0.0.1:1")])
+def test_the_java_and_cluster_engines_refuse_an_alternation(engine) -> None:
+    with pytest.raises(UserError, match="cannot alternate targets") as e:
+        engine().prepare(_spec())
+    assert "\n" not in str(e.value)
+
+
+def test_slices_stay_in_order_of_the_session_for_any_seed() -> None:
+    for seed, n in itertools.product(range(5), (2, 3)):
+        assert sorted(schedule(n, seed, 6 * n)) == sorted(list(range(n)) * 6)

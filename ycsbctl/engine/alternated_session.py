@@ -1,0 +1,190 @@
+"""The controller's side of an alternated session (:mod:`ycsbctl.engine.alternation`): the workers' slice reports
+merged exactly (HDR counts add) into one aggregate per slice, and one :class:`PhaseResult` per target.
+
+Each target's result holds its own slices only: ``ops`` and ``operations`` over its non-warm-up slices (a slice is
+warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length (cut at the session's
+end when it stopped early), so ``throughput_ops`` is its operations per second of its own slices; ``client_cpu_s``
+the workers' CPU during its slices (each slice carries the CPU from the previous slice's close to its own);
+``client_lag`` the same way; ``series`` one row per second per measurement from its slices that start in that
+second (``operations`` counts its operations in those slices: about 1/n of the second's time, not a rate);
+``slices`` one row per slice of it (:data:`SLICE_COLUMNS`). A target whose connection was lost for good is
+``failed`` (its later slices idle); the others keep their status. A worker lost, or Ctrl-C, applies to all.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ycsbctl.engine.aggregate import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.alternation import schedule, slice_count, slice_edges
+from ycsbctl.engine.collector import Collector
+from ycsbctl.engine.messages import SliceReport, TargetEnd
+from ycsbctl.engine.spec import Tick
+from ycsbctl.results import histogram as hdr
+from ycsbctl.results.hdr_log import IntervalHistograms
+from ycsbctl.results.model import PhaseResult
+from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pandas as pd
+
+    from ycsbctl.engine.runner import PhaseRunner
+
+# PhaseResult.slices: one row per slice of the target (s since the session's start, µs, s)
+SLICE_COLUMNS = ("slice", "t_start_s", "t_end_s", "warmup", "operations", "errors", "mean_us", "p50_us", "p99_us",
+                 "switch_s")
+
+
+@dataclass
+class SliceAggregate:
+    """One slice, every worker's report of it added."""
+
+    target: int
+    agg: SecondAggregate
+    reports: int = 0  # workers that reported it
+    last_end_ns: int = 0  # the latest end of its operations over the workers (perf_counter ns; 0: none)
+
+
+@dataclass
+class SessionShape:
+    """The session's slices as the controller plans them (the workers compute the same)."""
+
+    slice_s: float
+    session_s: float  # warm-up included
+    warmup_s: float
+    order: list[int] = field(default_factory=list)
+
+    def edges(self, k: int) -> tuple[float, float]:
+        return slice_edges(k, self.slice_s, self.session_s)
+
+    def warmup(self, k: int) -> bool:
+        return k * self.slice_s < self.warmup_s - 1e-9
+
+
+class AlternationCollector(Collector):
+    """:class:`Collector` for an alternated session: slice reports in, per-slice and per-target-second aggregates
+    out; progress once a second (over all targets) once every slice starting before that second's end is in."""
+
+    def __init__(self, runner: PhaseRunner, progress: Callable[[Tick], None] | None) -> None:
+        spec, alt = runner.spec, runner.spec.alternation
+        assert alt is not None and spec.duration_s is not None
+        super().__init__(runner.processes, spec.measurement, math.ceil(spec.warmup_s), progress, runner.names)
+        session_s = spec.warmup_s + spec.duration_s
+        n = slice_count(alt.slice_s, session_s)
+        self.names = runner.names
+        self.shape = SessionShape(alt.slice_s, session_s, spec.warmup_s, schedule(len(alt.urls), alt.seed, n))
+        self.slices: dict[int, SliceAggregate] = {}
+        self.by_target: list[dict[int, SecondAggregate]] = [{} for _ in alt.urls]  # target -> second -> aggregate
+        self.all_seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=runner.names))
+        self.covered: dict[int, float] = defaultdict(float)  # second -> length of the slices starting in it (s)
+        self.complete = -1  # every slice up to this one is in from every live worker
+
+    def on_slice(self, msg: SliceReport) -> None:
+        s = self.slices.get(msg.slice)
+        if s is None:
+            s = self.slices[msg.slice] = SliceAggregate(msg.target, SecondAggregate(names=self.names))
+        before = s.agg.count
+        s.agg.add(msg.counts, self.measurement)
+        s.reports += 1
+        s.last_end_ns = max(s.last_end_ns, msg.last_end_ns)
+        second = int(self.shape.edges(msg.slice)[0] + 1e-9)
+        per_second = self.by_target[msg.target]
+        per_second.setdefault(second, SecondAggregate(names=self.names)).add(msg.counts, self.measurement)
+        self.all_seconds[second].add(msg.counts, self.measurement)
+        if s.reports == 1:
+            lo, hi = self.shape.edges(msg.slice)
+            self.covered[second] += hi - lo
+        self.total_ops += s.agg.count - before
+        self._ticks()
+
+    def _ticks(self) -> None:
+        """Progress for every second whose slices are all in (one tick over every target's operations)."""
+        live = self.workers - len(self.finals)
+        while self.complete + 1 in self.slices and self.slices[self.complete + 1].reports >= live:
+            self.complete += 1
+        while self.progress is not None:
+            s = self.emitted + 1
+            if s >= self.shape.session_s:
+                return
+            first_after = min(len(self.shape.order), math.ceil((s + 1) / self.shape.slice_s - 1e-9))
+            if self.complete < first_after - 1:
+                return
+            self.emitted = s
+            a = self.all_seconds.get(s)
+            if a is not None and self.covered[s] > 0:
+                self.progress(Tick(s, self.total_ops, a.count / self.covered[s], a.p99_us(), a.errors(),
+                                   s < self.warmup_seconds))
+
+
+def slice_frame(c: AlternationCollector, target: int, t0: float) -> pd.DataFrame:
+    """The :data:`SLICE_COLUMNS` rows of ``target``'s slices that were measured (reported), in order."""
+    import pandas as pd
+
+    rows = []
+    for k in sorted(k for k, s in c.slices.items() if s.target == target):
+        s = c.slices[k]
+        lo, hi = c.shape.edges(k)
+        overall = s.agg.overall()
+        h = hdr.from_counts(overall) if overall is not None else None
+        pct = hdr.percentiles_us(h, (50.0, 99.0)) if h is not None and h.get_total_count() else {}
+        rows.append({"slice": k, "t_start_s": lo, "t_end_s": hi, "warmup": c.shape.warmup(k),
+                     "operations": int(s.agg.count), "errors": int(s.agg.errors()),
+                     "mean_us": hdr.mean_us(h) if h is not None and h.get_total_count() else math.nan,
+                     "p50_us": float(pct.get(50.0, math.nan)), "p99_us": float(pct.get(99.0, math.nan)),
+                     "switch_s": max(0.0, s.last_end_ns / 1e9 - t0 - hi) if s.last_end_ns else math.nan})
+    return pd.DataFrame(rows, columns=list(SLICE_COLUMNS))
+
+
+def target_status(c: AlternationCollector, parts: list[TargetEnd]) -> tuple[RunStatus, list[str], int]:
+    """A target's status, errors (why clients stopped first) and client threads stopped, from the session's
+    status and its part of each worker's :class:`Done`."""
+    ended = [e for p in parts for e in p.ended]
+    errors = list(dict.fromkeys(ended + [e for p in parts for e in p.errors]))
+    late, stray = sum(p.late for p in parts), sum(p.stray for p in parts)
+    if late or stray:
+        errors.append(f"{late:,} late replies (after their operation timed out) and {stray:,} stray replies "
+                      "(to nothing asked) were discarded")
+    status = c.status
+    if ended and status == "ok":
+        status = "failed"
+    if c.status == "failed":  # a worker lost: its reasons apply to every target
+        errors += [e for f in c.finals.values() if not f.targets for e in f.errors if e not in errors]
+    return RunStatus(status), errors[:10], len(ended)
+
+
+def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) -> list[PhaseResult]:
+    """One :class:`PhaseResult` per URL of the alternation (in its order) from what ``c`` collected, ``t0`` the
+    session's start (perf_counter s)."""
+    spec, alt = runner.spec, runner.spec.alternation
+    assert alt is not None
+    ends = [f.end_ns for f in c.finals.values() if f.end_ns]
+    stop_s = (max(ends) / 1e9 - t0) if ends and t0 else c.shape.session_s
+    out = []
+    for t, _url in enumerate(alt.urls):
+        mine = [k for k, s in c.slices.items() if s.target == t and not c.shape.warmup(k)]
+        totals = summaries({k: c.slices[k].agg for k in mine}, 0, runner.names)
+        run_s = sum(max(0.0, min(c.shape.edges(k)[1], stop_s) - c.shape.edges(k)[0]) for k in mine)
+        planned_s = sum(hi - lo for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k)
+                        for lo, hi in [c.shape.edges(k)])
+        status, errors, stopped = target_status(c, [f.targets[t] for f in c.finals.values() if f.targets])
+        seconds = c.by_target[t]
+        out.append(PhaseResult(
+            phase=spec.phase, threads=spec.threads, runtime_ms=1000.0 * run_s, operations=totals.operations,
+            ops=totals.ops, series=series_frame(seconds, c.warmup_seconds), client_cpu_s=totals.cpu_s,
+            warmup_s=float(spec.warmup_s), target_rate=None, status=status, errors=errors, engine="native",
+            client_lag=totals.client_lag, schedule_lag=totals.own.get(SCHEDULE_LAG), processes=runner.processes,
+            measurement=spec.measurement, t_start_mono=t0, threads_stopped=stopped,
+            late_replies=sum(f.targets[t].late for f in c.finals.values() if f.targets),
+            stray_replies=sum(f.targets[t].stray for f in c.finals.values() if f.targets),
+            duration_s=planned_s, timeout_s=spec.timeout_s,
+            intervals=IntervalHistograms.from_counts(
+                {k: a.counts for k, a in seconds.items()}, c.warmup_seconds,
+                start_epoch_s=time.time() - (time.perf_counter() - t0), end_s=stop_s) if t0 else None,
+            slices=slice_frame(c, t, t0)))
+    return out

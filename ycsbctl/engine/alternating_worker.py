@@ -1,0 +1,237 @@
+"""A worker process of an alternated session (:mod:`ycsbctl.engine.alternation`): one connection set per target,
+all its clients switching target together every slice.
+
+Each client loops over the session's slices: slice ``k`` (``[t0 + k·slice, t0 + (k+1)·slice)``) belongs to the
+target the schedule names, and the client runs :meth:`Worker.issue` (chains included) against that target's
+binding with the slice's end as its deadline: an operation in flight at the switch finishes, and belongs to the
+slice it started in. Every slice records into a recorder of its own (a ring of :data:`RING`, reused once the slice
+RING before it is shipped), so a straggler of slice ``k`` never mixes with slice ``k+1``'s operations even when
+both go to the same target (the B B of A B B A). Once every client left a slice, its counts are rolled and
+shipped as one :class:`~ycsbctl.engine.messages.SliceReport`, a slot per turn of the loop (as the per-second
+ticker ships its seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import time
+from array import array
+from contextvars import ContextVar
+from typing import Any
+
+from ycsbctl.engine.alternation import schedule, slice_count
+from ycsbctl.engine.batches import ChainTake
+from ycsbctl.engine.measurements import LagProbe, Recorder, ship
+from ycsbctl.engine.messages import Done, Failed, Ready, SliceReport, TargetEnd
+from ycsbctl.engine.throttle import Pacer
+from ycsbctl.engine.timerfd import Alarm
+from ycsbctl.engine.worker import BATCHED_WRITES_FROM, MAX_ERRORS_KEPT, Worker, WorkerPlan
+from ycsbctl.errors import UserError, short_error
+from ycsbctl.results.names import CLIENT_LAG
+from ycsbctl.stores.binding import Binding, ChainContext, ConnectionLost
+from ycsbctl.stores.binding_set import BindingSet
+from ycsbctl.stores.chain import WriteBatch
+from ycsbctl.stores.registry import open_bindings
+from ycsbctl.urls import redact_url
+
+# Slices whose recorders are in use at once: a client waits before slice k + RING until slice k is shipped
+# (only an operation longer than RING − 1 slices makes it wait). Each recorder is ~184 KB per slot in use.
+RING = 4
+STOP_POLL_S = 0.05  # s between two reads of the stop flag (Ctrl-C)
+# The target the client (its asyncio task) is running: where a lost connection (Worker.lost) belongs.
+_TARGET: ContextVar[int] = ContextVar("alternated_target", default=-1)
+
+
+class AlternatingWorker(Worker):
+    """The clients of one worker process in an alternated session (``PhaseSpec.alternation``)."""
+
+    def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:
+        super().__init__(plan, acked, stop_flag, out)
+        alt = plan.spec.alternation
+        if alt is None or plan.spec.duration_s is None:
+            raise ValueError("an AlternatingWorker needs a spec with an alternation and a duration")
+        self.alt = alt
+        codes = [op for op, _ in self.w.proportions]
+        self.session_rec = self.rec  # the lag probe counts CLIENT-LAG here; operations go to the ring
+        self.ring = [Recorder(plan.spec.measurement, codes) for _ in range(RING)]
+        n = len(alt.urls)
+        self.session_ns = int((plan.spec.warmup_s + plan.spec.duration_s) * 1e9)
+        self.slice_ns = int(alt.slice_s * 1e9)
+        self.n_slices = slice_count(alt.slice_s, plan.spec.warmup_s + plan.spec.duration_s)
+        self.order = schedule(n, alt.seed, self.n_slices)
+        self.left = [0] * self.n_slices  # clients that left each slice
+        self.last_end = [0] * self.n_slices  # when each slice's last operation ended (perf_counter ns)
+        self.closed = -1  # the last slice rolled (slices close in order: a client leaves k before k + 1)
+        self.waiting: dict[int, asyncio.Future] = {}  # slice -> clients waiting for its close (the ring)
+        self.rec_of: dict[int, Recorder] = {}  # id(binding) -> the recorder of the slice it runs
+        self.target_of: dict[int, int] = {}  # id(binding) -> its target
+        self.ends = [TargetEnd() for _ in range(n)]
+        self.dead: set[int] = set()  # targets whose connection is lost for good: their slices idle
+        self.cpu_mark = 0.0
+        self.shipments: asyncio.Queue | None = None
+
+    def settle(self, b: Binding, op: int, st: int, t0: int, t1: int, due: int, pacer: Pacer | None,
+               is_load: bool) -> bool:
+        """An awaited operation ended: timed into the recorder of the slice it started in."""
+        self.rec_of[id(b)].record(op, st, t0, t1, due)
+        return self.failed(b, is_load) if st else False
+
+    def note_error(self, binding: Binding) -> None:
+        super().note_error(binding)
+        msg, errors = binding.last_error, self.ends[self.target_of[id(binding)]].errors
+        if msg and len(errors) < MAX_ERRORS_KEPT and msg not in errors:
+            errors.append(msg)
+
+    def lost(self, exc: ConnectionLost) -> None:
+        """A client's connection to the target it runs is gone for good: that target's slices stop (in this
+        worker); the other targets go on."""
+        super().lost(exc)
+        t = _TARGET.get()
+        if t >= 0:
+            self.dead.add(t)
+            self.ends[t].ended.append(str(exc))
+            if str(exc) not in self.ends[t].errors:
+                self.ends[t].errors.append(str(exc))
+
+    async def client_slices(self, binds: list[Binding], t0: int, alarm: Alarm) -> None:
+        """One client thread over the session's slices, each against its target's binding (see the module)."""
+        chains = [b.chain for b in binds]
+        tooks = [ChainTake() for _ in binds]
+        ctxs: list[ChainContext | None] = [
+            self.chain_context(0, took, t0, None, False) if chain is not None else None
+            for chain, took in zip(chains, tooks)]
+        perf = time.perf_counter_ns
+        for k in range(self.n_slices):
+            if self.stopping:
+                break
+            if k >= RING and self.closed < k - RING:
+                await self._closed(k - RING)
+            start = t0 + k * self.slice_ns
+            end = t0 + min((k + 1) * self.slice_ns, self.session_ns)
+            if perf() < start:
+                await alarm.at(start)
+            t = self.order[k]
+            if perf() < end and t not in self.dead and not self.stopping:
+                b, ctx, rec = binds[t], ctxs[t], self.ring[k % RING]
+                self.rec_of[id(b)] = rec
+                if ctx is not None:
+                    ctx.record, ctx.deadline_ns = rec.record, end
+                _TARGET.set(t)  # (this client's task only)
+                self.rec = rec  # issue reads it once, before its first await (a read-modify-write's halves)
+                await self.issue(b, 0, None, end, False, 0, chains[t], ctx, tooks[t])
+                self.last_end[k] = max(self.last_end[k], perf())
+            self.left[k] += 1
+            if self.left[k] == len(self.plan.quotas):
+                self._close(k)
+
+    async def _closed(self, k: int) -> None:
+        """Until slice ``k`` is rolled (its recorder free again)."""
+        fut = self.waiting.get(k)
+        if fut is None:
+            fut = self.waiting[k] = asyncio.get_running_loop().create_future()
+        await fut
+
+    def _close(self, k: int) -> None:
+        """Every client left slice ``k``: roll its counts (with the worker's CPU and CLIENT-LAG since the last
+        close) and queue them for shipping."""
+        rec = self.ring[k % RING]
+        counts = rec.roll()
+        # the ring's own lag counts are never counted into: they take the place of the session's
+        zeros = counts.own[CLIENT_LAG]
+        assert isinstance(zeros, array)  # (a fresh roll's counts are dense)
+        counts.own[CLIENT_LAG], self.session_rec.lag = self.session_rec.lag, zeros
+        cpu = time.process_time()
+        counts.cpu_s, self.cpu_mark = cpu - self.cpu_mark, cpu
+        self.closed = k
+        assert self.shipments is not None
+        self.shipments.put_nowait((rec, SliceReport(self.plan.index, k, self.order[k], counts, self.last_end[k])))
+        fut = self.waiting.pop(k, None)
+        if fut is not None:
+            fut.set_result(None)
+
+    async def watch_stop(self) -> None:
+        """The stop flag (Ctrl-C), read every :data:`STOP_POLL_S` (no per-second ticker runs here)."""
+        while not self.stop_flag.value:
+            await asyncio.sleep(STOP_POLL_S)
+        self.stopping = True
+
+    async def shipper(self) -> None:
+        """Ship the closed slices in order, a slot per turn of the loop, until told to end (None)."""
+        assert self.shipments is not None
+        while (item := await self.shipments.get()) is not None:
+            rec, report = item
+            for _ in ship(rec, self.out, report):
+                await asyncio.sleep(0)
+
+    async def open_all(self, clients: int) -> list[BindingSet] | Failed:
+        """One binding set per target (each client one connection to each), or why not."""
+        spec, index, sets = self.plan.spec, self.plan.index, []
+        for t, url in enumerate(self.alt.urls):
+            try:
+                sets.append(await open_bindings(url, clients, self.alt.properties_of(t, spec.properties),
+                                                self.timeout_s()))
+            except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
+                for s in sets:
+                    await s.close()
+                why = str(exc) if isinstance(exc, (ConnectionLost, UserError)) else short_error(exc)
+                return Failed(index, f"{redact_url(url)}: {why}")
+        for t, s in enumerate(sets):
+            self.target_of.update({id(b): t for b in s.bindings})
+        return sets
+
+    async def run(self, start_event: Any, t_start: Any) -> Done | Failed:
+        """Connect to every target, say :class:`Ready`, wait for the common start, run the slices; the last message."""
+        index, clients = self.plan.index, len(self.plan.quotas)
+        sets = await self.open_all(clients)
+        if isinstance(sets, Failed):
+            return sets
+        self.refill()
+        gc.collect()  # before Ready, as Worker.run does: no collection while operations are in flight
+        gc.freeze()
+        self.out.put(Ready(index, os.getpid()))
+        loop = asyncio.get_running_loop()
+        started = await loop.run_in_executor(None, start_event.wait, 120)
+        if not started or self.stop_flag.value:
+            for s in sets:
+                await s.close()
+            return Done(index)
+        t0 = int(t_start.value * 1e9)
+        gc.disable()
+        self.writes = WriteBatch(loop) if clients >= BATCHED_WRITES_FROM else None
+        self.shipments = asyncio.Queue()
+        probe = LagProbe(loop, self.session_rec, self.out)
+        alarm = Alarm(loop)
+        try:
+            await alarm.at(t0)
+            self.cpu_mark = time.process_time()
+            probe.start()
+            ship_task = loop.create_task(self.shipper())
+            stop_task = loop.create_task(self.watch_stop())
+            await self.run_clients([self.client_slices([s.bindings[c] for s in sets], t0, alarm)
+                                    for c in range(clients)], 0)
+            end = time.perf_counter_ns()
+            stop_task.cancel()
+            for k in range(self.closed + 1, self.n_slices):  # slices a stop left before every client was through
+                if self.left[k]:
+                    self._close(k)
+            self.shipments.put_nowait(None)
+            await ship_task
+        finally:
+            probe.stop()
+            alarm.close()
+            gc.enable()
+        return await self.finish(sets, end)
+
+    async def finish(self, sets: list[BindingSet], end: int) -> Done:
+        """Close every target's bindings; the :class:`Done` with each target's part."""
+        for t, s in enumerate(sets):
+            protos = [p for p in (getattr(b, "proto", None) for b in s.bindings) if p is not None]
+            self.ends[t].late = sum(getattr(p, "late", 0) for p in protos)
+            self.ends[t].stray = sum(getattr(p, "stray", 0) for p in protos)
+            await s.close()
+            for b in s.bindings:
+                self.note_error(b)
+        late, stray = sum(e.late for e in self.ends), sum(e.stray for e in self.ends)
+        return Done(self.plan.index, end, self.errors, self.ended, late=late, stray=stray, targets=self.ends)
