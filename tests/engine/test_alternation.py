@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from tests.fixtures.cgroups import cpu_quota
-from tests.fixtures.servers import Server, start_redis
+from tests.fixtures.servers import Server, free_port, start_redis
 from ycsbctl.engine.alternated_session import SLICE_COLUMNS
 from ycsbctl.engine.alternation import Alternation, schedule, slice_target
 from ycsbctl.engine.cluster import ClusterEngine
@@ -211,6 +211,16 @@ def test_an_alternation_the_engine_cannot_measure_fairly_is_refused_in_one_line(
     with pytest.raises(UserError) as e:
         PhaseRunner(_spec(**change))
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_target_that_cannot_be_reached_stops_the_session_before_its_start_naming_it(
+        twin_servers: list[Server]) -> None:
+    closed = f"redis://127.0.0.1:{free_port()}/0"
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=1, duration_s=1.0,
+                     alternation=Alternation((twin_servers[0].url, closed)))
+    with pytest.raises(UserError) as e:
+        PhaseRunner(spec).run_alternated()
+    assert f"alternated target 2: {closed}" in str(e.value) and "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize("engine", [lambda: YcsbEngine(None), lambda: ClusterEngine("tcp://127.0.0.1:1")])
