@@ -2,7 +2,8 @@
 (``--duration`` s) and alternated against a second identical redis-server in one engine session (each target
 ``--duration`` s of slices), in A B B A pairs of such runs. Prints, over the pairs, the alternated ÷ solo
 throughput and p99 ratios (geometric mean [95 % paired t interval], ycsbctl.results.stats.compare) and the
-switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operations in flight at a switch); with
+switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operations in flight at a switch), and
+the twin ÷ target ratio inside each alternated session (the A/A comparison alternation is for); with
 ``--sweep``, one alternated session per slice length and its switch cost.
 
     .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.5] [--threads 8] [--sweep 0.1,0.5,2]
@@ -51,15 +52,17 @@ def solo(server: Server, props: dict[str, str], threads: int, duration_s: float)
 
 
 def alternated(servers: list[Server], props: dict[str, str], threads: int, duration_s: float, slice_s: float,
-               seed: int) -> tuple[dict[str, float], float]:
+               seed: int) -> tuple[dict[str, float], float, dict[str, float]]:
     """The point against ``servers[0]`` alternated with ``servers[1]`` (each ``duration_s`` s of slices): its
-    ops/s and p99 (µs), and the switch cost (mean switch_s ÷ slice_s over both targets' slices)."""
+    ops/s and p99 (µs), the switch cost (mean switch_s ÷ slice_s over both targets' slices), and the twin's
+    ops/s and p99."""
     alt = Alternation(tuple(s.url for s in servers), slice_s=slice_s, seed=seed)
     spec = PhaseSpec("run", servers[0].url, props, threads=threads, warmup_s=WARMUP_S,
                      duration_s=len(servers) * duration_s, seed=seed, alternation=alt)
     results = PhaseRunner(spec).run_alternated()
     switch = [s for r in results if r.slices is not None for s in r.slices.switch_s.dropna()]
-    return _figures(results[0]), (sum(switch) / len(switch) / slice_s if switch else float("nan"))
+    cost = sum(switch) / len(switch) / slice_s if switch else float("nan")
+    return _figures(results[0]), cost, _figures(results[1])
 
 
 def main() -> int:
@@ -82,6 +85,7 @@ def main() -> int:
                   f"{args.slice:g} s slices, {args.records:,} records; load avg {os.getloadavg()[0]:.2f}")
             pairs: list[tuple[dict[str, float], dict[str, float]]] = []
             switches: list[float] = []
+            twins: list[dict[str, float]] = []  # the twin's figures in each alternated session
             for i in range(args.pairs):
                 solo_first = i % 4 in (0, 3)  # A B B A: a drift linear in time lands on both alike
                 runs: dict[str, dict[str, float]] = {}
@@ -89,8 +93,10 @@ def main() -> int:
                     if kind == "solo":
                         runs[kind] = solo(servers[0], props, args.threads, args.duration)
                     else:
-                        runs[kind], sw = alternated(servers, props, args.threads, args.duration, args.slice, i)
+                        runs[kind], sw, twin = alternated(servers, props, args.threads, args.duration, args.slice,
+                                                          i)
                         switches.append(sw)
+                        twins.append(twin)
                 pairs.append((runs["solo"], runs["alt"]))
                 print(f"  pair {i + 1:>3} ({'solo' if solo_first else 'alternated'} first): ops/s "
                       f"{runs['alt']['ops_s'] / runs['solo']['ops_s']:.3f}, p99 "
@@ -102,8 +108,13 @@ def main() -> int:
                                   {i: b[key] for i, (_, b) in enumerate(pairs)}, paired=True)
                 print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
             print(f"  switch-over: mean switch_s ÷ slice_s {sum(switches) / len(switches):.3%}")
+            print("twin ÷ target inside each alternated session (an A/A comparison the alternation pairs):")
+            for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
+                c = stats.compare({i: b[key] for i, (_, b) in enumerate(pairs)},
+                                  {i: t[key] for i, t in enumerate(twins)}, paired=True)
+                print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
             for slice_s in (float(x) for x in args.sweep.split(",") if x.strip()):
-                figs, sw = alternated(servers, props, args.threads, args.duration, slice_s, 0)
+                figs, sw, _ = alternated(servers, props, args.threads, args.duration, slice_s, 0)
                 print(f"  slices of {slice_s:g} s: {figs['ops_s']:,.0f} ops/s, p99 {figs['p99_us']:.0f} µs, "
                       f"switch {sw:.3%} of a slice", flush=True)
         finally:

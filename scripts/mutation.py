@@ -75,6 +75,10 @@ TESTS: dict[str, list[str]] = {
     # A worker process's entry: its last message always sent, its exit when the phase's process is gone.
     "ycsbctl/engine/worker_process.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py",
                                          "tests/engine/test_engine.py", "tests/engine/test_measurements.py"],
+    # An alternated session: the slice schedule, each slice's counts to its own target, per-target results.
+    "ycsbctl/engine/alternation.py": ["tests/engine/test_alternation.py"],
+    "ycsbctl/engine/alternating_worker.py": ["tests/engine/test_alternation.py"],
+    "ycsbctl/engine/alternated_session.py": ["tests/engine/test_alternation.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],
     # A deployment variant's settings as the server reads them back (CONFIG GET, psql, the mariadb client), and its

@@ -4,6 +4,9 @@ server that served them (its own INFO commandstats), the slices as the schedule 
 from __future__ import annotations
 
 import itertools
+import os
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -13,7 +16,7 @@ import pytest
 import redis
 
 from tests.fixtures.cgroups import cpu_quota
-from tests.fixtures.servers import Server, start_redis
+from tests.fixtures.servers import Server, free_port, start_redis
 from ycsbctl.engine.alternated_session import SLICE_COLUMNS
 from ycsbctl.engine.alternation import Alternation, schedule, slice_target
 from ycsbctl.engine.cluster import ClusterEngine
@@ -168,6 +171,45 @@ def test_a_target_killed_mid_session_fails_alone_and_the_other_keeps_its_slices(
     assert (stays.slices.operations > 0).all() and (stays.slices.errors == 0).all()
 
 
+@pytest.mark.fault
+def test_operations_held_across_several_slices_by_a_frozen_server_still_count_where_they_started(
+        twin_servers: list[Server]) -> None:
+    """Server b frozen (SIGSTOP) for 8 slices of 0.05 s: its operations in flight end long after their slice, every
+    client waits (the ring of slice recorders fills), and still every operation goes to its own server's count."""
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=0.05, seed=4)
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=4, processes=1, duration_s=1.6, alternation=alt)
+    runner = PhaseRunner(spec)
+    frozen: list[float] = []  # when b was frozen, then thawed (s since the session's start)
+
+    def freeze_b() -> None:
+        runner.started.wait(30)
+        time.sleep(0.4)
+        os.kill(twin_servers[1].proc.pid, signal.SIGSTOP)
+        frozen.append(time.perf_counter() - runner.t0)
+        time.sleep(0.4)
+        os.kill(twin_servers[1].proc.pid, signal.SIGCONT)
+        frozen.append(time.perf_counter() - runner.t0)
+
+    before = [_calls(s.port) for s in twin_servers]
+    thread = threading.Thread(target=freeze_b)
+    thread.start()
+    try:
+        results = runner.run_alternated()
+    finally:
+        thread.join()
+        os.kill(twin_servers[1].proc.pid, signal.SIGCONT)
+    for r, s, b in zip(results, twin_servers, before):
+        calls = _calls(s.port) - b
+        assert r.status == "ok" and r.operations == calls["hgetall"] + calls["hmset"]
+    b_slices = results[1].slices
+    assert b_slices is not None
+    # b's first slice with operations that ran into the freeze: its operations in flight ended after the thaw
+    hit = b_slices[(b_slices.t_end_s > frozen[0]) & (b_slices.t_start_s < frozen[1]) & (b_slices.operations > 0)]
+    first = hit.iloc[0]
+    assert first.switch_s >= frozen[1] - first.t_end_s - 0.01
+    assert first.switch_s > 3 * 0.05  # held longer than the ring of slice recorders: the clients waited for it
+
+
 def test_a_stop_ends_the_session_inside_its_slice_and_keeps_what_was_measured(twin_servers: list[Server]) -> None:
     alt = Alternation(tuple(s.url for s in twin_servers), slice_s=2.0, seed=0)
     spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=1, duration_s=8.0, alternation=alt)
@@ -211,6 +253,16 @@ def test_an_alternation_the_engine_cannot_measure_fairly_is_refused_in_one_line(
     with pytest.raises(UserError) as e:
         PhaseRunner(_spec(**change))
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_target_that_cannot_be_reached_stops_the_session_before_its_start_naming_it(
+        twin_servers: list[Server]) -> None:
+    closed = f"redis://127.0.0.1:{free_port()}/0"
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=1, duration_s=1.0,
+                     alternation=Alternation((twin_servers[0].url, closed)))
+    with pytest.raises(UserError) as e:
+        PhaseRunner(spec).run_alternated()
+    assert f"alternated target 2: {closed}" in str(e.value) and "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize("engine", [lambda: YcsbEngine(None), lambda: ClusterEngine("tcp://127.0.0.1:1")])

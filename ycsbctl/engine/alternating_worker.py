@@ -176,7 +176,7 @@ class AlternatingWorker(Worker):
                 for s in sets:
                     await s.close()
                 why = str(exc) if isinstance(exc, (ConnectionLost, UserError)) else short_error(exc)
-                return Failed(index, f"{redact_url(url)}: {why}")
+                return Failed(index, f"{why} (alternated target {t + 1}: {redact_url(url)})")
         for t, s in enumerate(sets):
             self.target_of.update({id(b): t for b in s.bindings})
         return sets

@@ -160,7 +160,7 @@ class PhaseRunner:
         if self.spec.alternation is None:
             raise ValueError("run_alternated needs a spec with an alternation")
         c = AlternationCollector(self, progress)
-        return self._session(c, progress, lambda c_, t0: alternated_results(self, c, t0))
+        return self._session(c, progress, lambda c_, t0: alternated_results(self, c_, t0))
 
     def _session(self, c: C, progress: Callable[[Tick], None] | None, finish: Callable[[C, float], R]) -> R:
         """Start the workers, merge their messages into ``c`` until each is done; ``finish(c, t0)``'s result."""
@@ -194,7 +194,8 @@ class PhaseRunner:
             if c.setup_errors:
                 stop_flag.value = 1
                 start_event.set()
-                raise UserError(f"cannot run against {redact_url(spec.url)}: {c.setup_errors[0]}", exit_code=1)
+                against = redact_url(spec.url) if spec.alternation is None else "an alternated target"
+                raise UserError(f"cannot run against {against}: {c.setup_errors[0]}", exit_code=1)
             t0 = self.start_at() if self.start_at is not None else time.perf_counter() + START_LEAD_S
             t_start.value = t0
             c.started = True
