@@ -30,7 +30,7 @@ from ycsbctl.cli.option_values import (
     switch_wanted,
 )
 from ycsbctl.cli.run_options import common_options
-from ycsbctl.cli.study_file import with_study_file
+from ycsbctl.cli.study_file import named_in_file, with_study_file
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -277,7 +277,10 @@ def run(**given: Any) -> None:
         secrets = Plan(workloads=["b"], targets=given_targets or ["basic://"], properties=list(p["props"]))
         _finish(_run_plan(secrets, None, False, quiet, resume=p["resume"], allow_concurrent=allow_concurrent,
                           fmt=fmt, resume_targets=bool(given_targets), report=draw), True, quiet, fmt)
-    plan, sources = plan_of(p, timed)
+    try:
+        plan, sources = plan_of(p, timed)
+    except UserError as exc:
+        raise named_in_file(exc, ctx, from_file, given["workloads"]) from None
     single = all(is_url(t) for t in plan.targets) and plan.points() == 1  # the default targets are no URLs
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "

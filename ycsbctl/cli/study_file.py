@@ -54,6 +54,20 @@ def with_study_file(ctx: click.Context, given: dict[str, Any]) -> tuple[dict[str
     return merged, set(from_file) | ({"workloads"} if len(workloads) == 1 else set())
 
 
+def named_in_file(exc: UserError, ctx: click.Context, from_file: set[str], workloads: tuple[str, ...]) -> UserError:
+    """``exc`` (raised while the plan was built) prefixed with the study file's path when the option it begins
+    with (``--threads 'many': …``) took its value from the file."""
+    import re
+
+    from ycsbctl.cli.study_model import key_of
+
+    said = re.match(r"--([a-z][a-z-]*)", exc.message)
+    names = {key_of(p): str(p.name) for p in ctx.command.params}
+    if not is_study_file(workloads) or said is None or names.get(said.group(1)) not in from_file:
+        return exc
+    return UserError(f"{workloads[0]}: {exc.message.removeprefix('--')}", exc.exit_code, fix=exc.fix)
+
+
 def read_study(path: Path, ctx: click.Context) -> dict[str, Any]:
     """The study file at ``path`` as click parameter values (name → value as the option's type gives it)."""
     from pydantic import ValidationError

@@ -1,0 +1,197 @@
+"""Study files: ``ycsbctl run STUDY.toml``, ``--save-study FILE``, and one-line refusals of a bad file.
+
+Plans are built in this process (:func:`ycsbctl.cli.experiment.plan_of_args`, what ``run`` builds before it runs
+anything); ``--save-study`` is the real command (it runs nothing)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from click.core import ParameterSource
+
+from tests.fixtures.cli import run_cli
+from ycsbctl.cli.experiment import plan_of_args, run
+from ycsbctl.cli.study_file import with_study_file
+from ycsbctl.cli.study_model import NOT_KEYS, file_params
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "redis-vs-mongodb.toml"
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> dict[str, str]:
+    """Files and folders the options name: a property file, a targets file, a YCSB home, a server binary."""
+    props = tmp_path / "extra.properties"
+    props.write_text("fieldcount=3\n")
+    listed = tmp_path / "targets.txt"
+    listed.write_text("redis-x maxmemory-policy=allkeys-lru\n")
+    home = tmp_path / "ycsb-home"
+    home.mkdir()
+    server = tmp_path / "redis-server"
+    server.write_text("#!/bin/sh\n")
+    server.chmod(server.stat().st_mode | stat.S_IXUSR)
+    done = tmp_path / "done"  # a result folder to --resume (only its parameter is compared)
+    done.mkdir()
+    return {"props": str(props), "listed": str(listed), "home": str(home), "server": str(server), "done": str(done)}
+
+
+def command_lines(i: dict[str, str], out: str) -> list[list[str]]:
+    """Command lines that together give every option of ``run`` a value (each line a plan ycsbctl accepts)."""
+    return [
+        ["workload-b", "--targets", "redis,lazy", "--target", "valkey-two", "--target-kind", "lazy=redis",
+         "--server-config", "lazy:lazyfree-lazy-user-del=yes", "--server-config", "valkey-two:io-threads=2",
+         "--binary", f"redis={i['server']}", "--binary", f"valkey-two={i['server']}", "--image", "redis=redis:7.2",
+         "--backend", "local", "--server-cpus", "0", "--server-memory", "1g", "--placement", "off", "--tls",
+         "--baseline", "lazy", "--targets-file", i["listed"], "--order", "blocks", "--repeat", "3",
+         "--max-repeat", "4"],
+        ["workload-b", "--target", "redis", "--docker-host", "tcp://127.0.0.1:2375", "--backend", "docker",
+         "--repeat", "auto", "--budget", "2m", "--margin", "5%", "--alpha", "0.1", "--order", "interleaved"],
+        ["workload-a", "--target", "basic://", "--repeat", "2", "--precision", "3%", "--max-repeat", "6"],
+        ["workload-b", "--target", "basic://", "--slo", "p99<1ms", "--slo-start", "5k", "--slo-points", "4"],
+        ["workload-b", "workload-a", "--target", "basic://", "--threads", "2,4", "--load-threads", "3",
+         "--operations", "1000", "--warmup", "1", "--target-rate", "1k,2k", "--profile", "smoke",
+         "--cpu-profile", "all", "--max-error-rate", "0.2", "--no-load", "--timeout", "2", "--processes", "1",
+         "--seed", "7", "--no-telemetry", "--cluster", "tls://127.0.0.1:8786", "--quiet", "--format", "json",
+         "--allow-concurrent", "--records", "100", "-P", i["props"], "-p", "readproportion=0.9",
+         "--property", "updateproportion=0.1", "--engine", "native", "--ycsb-home", i["home"],
+         "--iperf-server", "127.0.0.1:5201", "--no-yardstick", "--no-report", "--out", out, "--placement", "auto"],
+        ["workload-b", "--target", "redis://127.0.0.1:6379", "--duration", "0.5", "--disturb", "del:set:1k@0.2s",
+         "--yardstick", "--report", "--resume", i["done"]],
+    ]
+
+
+def _params(args: list[str]) -> dict:
+    """``run``'s parameters for ``args`` (a study file's merged in), as the command gets them."""
+    with run.make_context("run", list(args)) as ctx:
+        return with_study_file(ctx, dict(ctx.params))[0]
+
+
+def _given(args: list[str]) -> set[str]:
+    with run.make_context("run", list(args)) as ctx:
+        return {n for n in ctx.params if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE}
+
+
+def test_the_command_lines_give_every_option_of_run():
+    every = {str(p.name) for p in run.params} - NOT_KEYS - {"workloads"} | {"target", "targets"}
+    given: set[str] = set()
+    lines = command_lines({k: "/x" for k in ("props", "listed", "home", "server", "done")}, "/x")
+    assert len(lines) == 6  # test_save_study_round_trips_each_command_line_to_the_same_plan's parameters
+    for line in lines:
+        given |= _given(line)
+    assert every - given == set(), "add a sample of these options of `run` to command_lines()"
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_save_study_round_trips_each_command_line_to_the_same_plan(n: int, inputs, tmp_path: Path):
+    line = command_lines(inputs, str(tmp_path / "out"))[n]
+    study = tmp_path / "study.toml"
+    saved = run_cli("run", *line, "--save-study", str(study))
+    assert saved.exit_code == 0, saved.output
+    assert "nothing was run" in saved.output and study.is_file()
+    assert not (tmp_path / "out").exists()
+    assert plan_of_args([str(study)]) == plan_of_args(line)
+    from_file, typed = _params([str(study)]), _params(line)
+    for name in set(typed) - {"target", "targets", "server_config", "target_kind", "binary", "images", "save_study"}:
+        assert from_file[name] == typed[name], name
+
+
+def test_the_command_line_overrides_the_study_file(tmp_path: Path):
+    study = tmp_path / "s.toml"
+    study.write_text('workloads = ["workload-b"]\ntargets = ["basic://"]\nduration = 2\nthreads = 4\n'
+                     'property = {recordcount = 50}\n')
+    plan = plan_of_args([str(study), "--duration", "0.5", "workload-a"])
+    assert (plan.duration_s, plan.threads, plan.workloads, plan.targets) == (0.5, [4], ["workload-a"], ["basic://"])
+    assert plan.properties == ["recordcount=50"]
+    assert plan_of_args([str(study), "--target", "redis"]).targets == ["redis"]
+
+
+def test_the_example_study_is_the_default_plan():
+    """examples/redis-vs-mongodb.toml is `ycsbctl run workload-b` written down, with options or without."""
+    assert plan_of_args([str(EXAMPLE)]) == plan_of_args(["workload-b"])
+    more = ["--profile", "smoke", "--budget", "1m", "--seed", "3"]
+    assert plan_of_args([str(EXAMPLE), *more]) == plan_of_args(["workload-b", *more])
+
+
+def test_a_target_table_says_label_kind_settings_and_binary(tmp_path: Path):
+    server = tmp_path / "bin" / "redis-server"
+    server.parent.mkdir()
+    server.write_text("#!/bin/sh\n")
+    server.chmod(0o755)
+    study = tmp_path / "s.toml"
+    study.write_text('workloads = ["workload-b"]\n[[targets]]\nname = "redis"\nlabel = "lazy"\n'
+                     'settings = {lazyfree-lazy-user-del = "yes", maxmemory = 1000000}\nbinary = "bin/redis-server"\n'
+                     '[[targets]]\nurl = "basic://"\n')
+    plan = plan_of_args([str(study)])
+    assert plan.targets == ["lazy", "basic://"] and plan.target_kinds == {"lazy": "redis"}
+    assert plan.server_settings == {"lazy": {"lazyfree-lazy-user-del": "yes", "maxmemory": "1000000"}}
+    assert plan.binaries == {"lazy": str(server)}  # relative to the study file's folder
+
+
+BAD = {
+    "misspelt key": ('duraton = 0.5\n', ["duraton", "did you mean duration?"]),
+    "wrong type": ('records = "many"\n', ["records", "valid integer", "'many'"]),
+    "out of range": ('records = 0\n', ["records", "greater than or equal to 1"]),
+    "not a choice": ('order = "random"\n', ["order", "'interleaved'"]),
+    "unknown target": ('targets = ["rediss"]\n', ["targets[0]", "'rediss' names no server kind", "redis"]),
+    "unknown target table": ('[[targets]]\nname = "rediss"\n', ["targets[0]", "'rediss'"]),
+    "misspelt target key": ('[[targets]]\nname = "redis"\nsetings = {a = "b"}\n',
+                            ["targets[0].setings", "did you mean settings?"]),
+    "missing path": ('property-file = ["nope.properties"]\n', ["property-file", "nope.properties does not exist"]),
+    "missing binary": ('[[targets]]\nname = "redis"\nbinary = "/no/such/redis-server"\n',
+                       ["targets[0].binary", "does not exist"]),
+    "click's own check": ('threads = "many"\n', ["threads"]),
+    "not TOML": ('threads = \n', ["not a TOML file"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_study_file_is_one_line_naming_the_file_and_the_key(case: str, tmp_path: Path):
+    text, said = BAD[case]
+    study = tmp_path / "bad.toml"
+    study.write_text(f'workloads = ["workload-b"]\n{text}')
+    result = run_cli("run", str(study))
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith(f"error: {study}"), line
+    for words in said:
+        assert words in line, line
+
+
+def test_every_option_of_run_is_a_key_of_the_published_schema():
+    from ycsbctl.cli.study_model import study_schema
+
+    schema = study_schema(run)
+    keys = set(schema["properties"])
+    assert keys == set(file_params(run)) | {"targets"}
+    assert schema["additionalProperties"] is False
+    assert "seconds" in schema["properties"]["duration"]["description"].lower()
+
+
+def test_a_study_file_relative_input_is_read_from_its_folder(tmp_path: Path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "w.properties").write_text("workload=site.ycsb.workloads.CoreWorkload\nreadproportion=1\n")
+    study = tmp_path / "sub" / "s.toml"
+    study.write_text('workloads = ["w.properties"]\ntargets = ["basic://"]\nproperty-file = ["w.properties"]\n')
+    here = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        plan = plan_of_args([str(study)])
+    finally:
+        os.chdir(here)
+    assert plan.workloads == [str(tmp_path / "sub" / "w.properties")] == plan.property_files
+
+
+def test_no_study_file_means_no_pydantic():
+    """`ycsbctl run` without a study file does not pay for pydantic's import."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from ycsbctl.cli.experiment import plan_of_args; plan_of_args(['workload-b']); "
+            "print('pydantic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "False", out.stderr
+
