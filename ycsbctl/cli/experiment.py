@@ -113,7 +113,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     sys.exit(code)
 
 
-def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
+def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False,
               sources: PropertySources | None = None, report: bool = True):
     from ycsbctl.experiment.resolve import resolve_study
@@ -275,7 +275,7 @@ def run(**given: Any) -> None:
     if p["resume"] is not None:
         given_targets = _targets(p["target"], p["targets"], None)
         secrets = Plan(workloads=["b"], targets=given_targets or ["basic://"], properties=list(p["props"]))
-        _finish(_run_plan(secrets, None, False, quiet, resume=p["resume"], allow_concurrent=allow_concurrent,
+        _finish(run_and_report(secrets, None, False, quiet, resume=p["resume"], allow_concurrent=allow_concurrent,
                           fmt=fmt, resume_targets=bool(given_targets), report=draw), True, quiet, fmt)
     try:
         plan, sources = plan_of(p, timed)
@@ -286,7 +286,7 @@ def run(**given: Any) -> None:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one "
                         "--threads)")
-    _finish(_run_plan(plan, p["out"], single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
+    _finish(run_and_report(plan, p["out"], single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
                       report=draw), not single, quiet, fmt)
 
 
@@ -377,5 +377,5 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         docker_hosts=docker_host_option(docker_hosts),
         **settings, **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
-    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
+    _finish(run_and_report(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
             False, quiet, fmt)
