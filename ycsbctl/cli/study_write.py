@@ -33,7 +33,7 @@ def write_study(path: Path, ctx: click.Context, params: dict[str, Any], from_fil
     lines = [f"# A ycsbctl study: `ycsbctl run {path.name}` runs it (ycsbctl {__version__} wrote it from",
              f"#   {command_line}).",
              "# Every key is a `ycsbctl run` option, its long name without the dashes, in the option's units;",
-             "# options given on the command line override these. The schema: docs/reference/study-file.md.", ""]
+             "# options given on the command line override these. The keys: the manual's guide/study-files.md.", ""]
     for key, param in file_params(ctx.command).items():
         name = str(param.name)
         if name in chosen:
