@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.cli import run_cli, ycsbctl_in
+from ycsbctl.cli.experiment import plan_of_args
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.rerun import host_differences, read_manifest, stored_plan
+from ycsbctl.experiment.rerun import cannot_start, host_differences, read_manifest, stored_plan
 from ycsbctl.results.schema import Manifest
 
 V0 = Path(__file__).resolve().parents[1] / "data" / "folder-v0"
@@ -68,6 +69,14 @@ def test_a_target_that_cannot_start_here_is_one_line_saying_which_and_how(tmp_pa
     assert "/opt/elsewhere/bin/dragonfly" in line and "--binary dragonfly=PATH" in line
     assert "--target dragonfly=URL" in line
     assert not any(p.name != "elsewhere" for p in tmp_path.iterdir())  # nothing was started or written
+
+
+def test_the_default_plan_can_start_here_as_run_would_run_it():
+    """A default plan's target that a stand-in replaces where it cannot start (mongodb: FerretDB) is not refused:
+    `rerun` of a default-plan folder runs it again as `ycsbctl run workload-b` does here."""
+    default = plan_of_args(["workload-b"])
+    assert cannot_start(default) is None
+    assert stored_plan(V0, Manifest("x", plan=default.to_dict())) == default
 
 
 def test_a_stored_target_is_replaced_by_a_url_given_for_its_label():

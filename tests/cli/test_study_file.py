@@ -195,3 +195,11 @@ def test_no_study_file_means_no_pydantic():
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.stdout.strip() == "False", out.stderr
 
+
+
+def test_save_study_of_a_study_file_and_options_writes_both(tmp_path: Path):
+    study, saved = tmp_path / "s.toml", tmp_path / "again.toml"
+    study.write_text('workloads = ["workload-b"]\ntargets = ["basic://"]\nduration = 2\nthreads = 4\n')
+    assert run_cli("run", str(study), "--duration", "0.5", "--save-study", str(saved)).exit_code == 0
+    assert plan_of_args([str(saved)]) == plan_of_args([str(study), "--duration", "0.5"])
+    assert plan_of_args([str(saved)]).duration_s == 0.5

@@ -86,12 +86,19 @@ def _swapped(plan: Plan, swapped: dict[str, str]) -> Plan:
 
 def cannot_start(plan: Plan) -> str | None:
     """Why a target ycsbctl would start for ``plan`` cannot start on this host (the first such), with how to give
-    it; None when each can (its local binary is here, or Docker answers for backend auto/docker)."""
+    it; None when each can (its local binary is here, or Docker answers for backend auto/docker). A default
+    plan's target with a stand-in (``mongodb``: FerretDB) is left to the stand-in policy, as ``run`` does."""
+    from ycsbctl.experiment.standin import stand_ins
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.provision.local import find_binary
+    from ycsbctl.stores import registry
 
+    standing = stand_ins(plan)
     for t in plan.targets:
         if is_url(t) or plan.backend == "docker" or plan.docker_hosts:
+            continue
+        declared = getattr(registry.named(t), "stand_in", None)
+        if declared is not None and declared.target in standing:
             continue
         spec = plan.spec(t)
         how = (f"give --binary {t}=PATH (a {spec.kind} server build here), or --target {t}=URL (a server you run)")
