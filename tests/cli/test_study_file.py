@@ -106,6 +106,9 @@ def test_the_command_line_overrides_the_study_file(tmp_path: Path):
     assert (plan.duration_s, plan.threads, plan.workloads, plan.targets) == (0.5, [4], ["workload-a"], ["basic://"])
     assert plan.properties == ["recordcount=50"]
     assert plan_of_args([str(study), "--target", "redis"]).targets == ["redis"]
+    # a KEY=VALUE option's items follow the file's, and win
+    assert plan_of_args([str(study), "-p", "recordcount=70"]).properties == ["recordcount=50", "recordcount=70"]
+    assert plan_of_args([str(study), "-p", "recordcount=70"]).record_count == 70
 
 
 def test_the_example_study_is_the_default_plan():

@@ -27,8 +27,6 @@ if TYPE_CHECKING:  # pydantic is imported when a study file is read, not by ever
     from ycsbctl.cli.study_model import TargetTable
 
 SUFFIX = ".toml"
-# the click parameters a target table adds to, in the form each item takes on the command line
-_TABLE_ITEMS = ("target", "target_kind", "server_config", "binary", "images")
 
 
 def is_study_file(workloads: tuple[str, ...] | list[str]) -> bool:
@@ -38,7 +36,9 @@ def is_study_file(workloads: tuple[str, ...] | list[str]) -> bool:
 
 def with_study_file(ctx: click.Context, given: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
     """``given`` (``run``'s parameters as click parsed them) with the study file's values where the command line
-    gave none, and the names of the parameters the file set. Workloads after the file replace the file's."""
+    gave none, and the names of the parameters the file set. Workloads after the file replace the file's, and so
+    do the command line's targets and its other lists; the items of a repeatable KEY=VALUE option (``-p``,
+    ``--server-config``, ``--binary``, ``--image``, …: a ``=`` in its metavar) follow the file's, and win."""
     workloads = tuple(given.get("workloads") or ())
     if not is_study_file(workloads):
         return given, set()
@@ -51,7 +51,15 @@ def with_study_file(ctx: click.Context, given: dict[str, Any]) -> tuple[dict[str
     for name, value in from_file.items():
         if name not in typed:
             merged[name] = value
+        elif _keyed(ctx.command, name):
+            merged[name] = (*value, *given[name])
     return merged, set(from_file) | ({"workloads"} if len(workloads) == 1 else set())
+
+
+def _keyed(command: click.Command, name: str) -> bool:
+    """Whether ``name`` is a repeatable option of KEY=VALUE items (a later item wins over an earlier one)."""
+    param = next((p for p in command.params if p.name == name), None)
+    return param is not None and param.multiple and "=" in str(getattr(param, "metavar", "") or "")
 
 
 def named_in_file(exc: UserError, ctx: click.Context, from_file: set[str], workloads: tuple[str, ...]) -> UserError:
