@@ -11,6 +11,7 @@ import pytest
 
 from tests.fixtures.cli import run_cli, ycsbctl_in
 from ycsbctl.cli.experiment import plan_of_args
+from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.rerun import cannot_start, host_differences, read_manifest, stored_plan
 from ycsbctl.results.schema import Manifest
@@ -87,10 +88,19 @@ def test_a_stored_target_is_replaced_by_a_url_given_for_its_label():
 @pytest.mark.parametrize("args, said", [
     (("--target", "nope=redis://127.0.0.1:1"), "the stored targets are redis, dragonfly"),
     (("--target", "dragonfly=dragonfly"), "give the URL of a server you run"),
+    (("--target", "redis://127.0.0.1:1"), "not a stored target (they are redis, dragonfly)"),
 ])
 def test_a_wrong_replacement_is_one_line(args: tuple[str, ...], said: str):
     result = run_cli("rerun", str(V0), *args)
     assert result.exit_code == 2 and said in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_a_password_the_manifest_does_not_keep_is_asked_for_in_one_line(tmp_path: Path):
+    stored = Manifest("x", plan={**_manifest(V0)["plan"], "targets": ["redis://:***@127.0.0.1:6390/0"]})
+    with pytest.raises(UserError, match=r"passwords ycsbctl does not keep .*: pass them again to rerun"):
+        stored_plan(V0, stored)
+    again = stored_plan(V0, stored, ("redis://:secret@127.0.0.1:6390/0",))
+    assert again.targets == ["redis://:secret@127.0.0.1:6390/0"]
 
 
 def test_what_is_not_a_result_folder_is_refused_with_why(tmp_path: Path):

@@ -17,6 +17,8 @@ from ycsbctl.errors import UserError
                    "URL again with its password (the manifest keeps none). Repeatable.")
 @click.option("--binary", "binaries", multiple=True, metavar="NAME=PATH",
               help="Run this server build for a stored target's label or kind (repeatable, local backend).")
+@click.option("-p", "--property", "properties", multiple=True, metavar="KEY=VALUE",
+              help="A password property of the stored plan again (the manifest keeps none). Repeatable.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="The new result folder [default: reports/<experiment-id>].")
 @click.option("--quiet", is_flag=True, help="No progress display.")
@@ -24,8 +26,8 @@ from ycsbctl.errors import UserError
               help="Measure even while another ycsbctl measures on this host (points are labelled host-busy).")
 @click.option("--report/--no-report", "report", default=None,
               help="Draw the new folder's report.html [default: yes, unless YCSBCTL_REPORT=off].")
-def rerun(folder: Path, targets: tuple[str, ...], binaries: tuple[str, ...], out: Path | None, quiet: bool,
-          allow_concurrent: bool, report: bool | None) -> None:
+def rerun(folder: Path, targets: tuple[str, ...], binaries: tuple[str, ...], properties: tuple[str, ...],
+          out: Path | None, quiet: bool, allow_concurrent: bool, report: bool | None) -> None:
     """Run FOLDER's experiment again (its manifest's plan: targets, settings, seed, ladder, rounds and budget) into
     a new folder, then compare FOLDER with it, saying first what of the host and servers differs.
 
@@ -41,7 +43,7 @@ def rerun(folder: Path, targets: tuple[str, ...], binaries: tuple[str, ...], out
 
     draw = report_wanted(report)
     before = read_manifest(folder)
-    plan = stored_plan(folder, before, targets, binaries)
+    plan = stored_plan(folder, before, targets, binaries, properties)
     why = cannot_start(plan)
     if why:
         raise UserError(why)

@@ -43,9 +43,10 @@ def read_manifest(folder: Path) -> Manifest:
 
 
 def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
-                binaries: tuple[str, ...] = ()) -> Plan:
+                binaries: tuple[str, ...] = (), properties: tuple[str, ...] = ()) -> Plan:
     """The plan ``manifest`` stored, with ``targets`` (``LABEL=URL``: a server you run in place of the stored
-    target ``LABEL``; a bare URL: a stored URL's password given again) and ``binaries`` (``NAME=PATH``) in."""
+    target ``LABEL``; a bare URL: a stored URL's password given again), ``binaries`` (``NAME=PATH``) and
+    ``properties`` (``name=value``: a password property the manifest stored as ``***``) in."""
     try:
         plan = Plan.from_dict(manifest.plan)
     except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
@@ -53,7 +54,17 @@ def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
     swapped = dict(t.partition("=")[::2] for t in targets if "=" in t.partition("://")[0])
     bare = [t for t in targets if "=" not in t.partition("://")[0]]
     plan = _swapped(plan, swapped)
-    plan = plan.with_secrets(bare, [])
+    from ycsbctl.urls import redact_url
+
+    unknown = [redact_url(u) for u in bare if redact_url(u) not in plan.targets]
+    if unknown:
+        raise UserError(f"rerun --target {unknown[0]}: not a stored target (they are {', '.join(plan.targets)})",
+                        fix="give LABEL=URL to run a server you run in a stored target's place")
+    try:
+        plan = plan.with_secrets(bare, list(properties))
+    except UserError as exc:  # its words are --resume's
+        raise UserError(exc.message.replace("with --resume", "to rerun").replace("cannot be resumed",
+                                                                                  "cannot be run again")) from None
     if binaries:
         from ycsbctl.provision.target_spec import parse_binaries
 
