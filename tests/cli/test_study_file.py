@@ -135,6 +135,7 @@ def test_a_target_table_says_label_kind_settings_and_binary(tmp_path: Path):
 
 BAD = {
     "misspelt key": ('duraton = 0.5\n', ["duraton", "did you mean duration?"]),
+    "underscores": ('target_rate = "5k"\n', ["target_rate", "did you mean target-rate?"]),
     "wrong type": ('records = "many"\n', ["records", "valid integer", "'many'"]),
     "out of range": ('records = 0\n', ["records", "greater than or equal to 1"]),
     "not a choice": ('order = "random"\n', ["order", "'interleaved'"]),
@@ -206,3 +207,9 @@ def test_save_study_of_a_study_file_and_options_writes_both(tmp_path: Path):
     assert run_cli("run", str(study), "--duration", "0.5", "--save-study", str(saved)).exit_code == 0
     assert plan_of_args([str(saved)]) == plan_of_args([str(study), "--duration", "0.5"])
     assert plan_of_args([str(saved)]).duration_s == 0.5
+
+
+def test_save_study_names_a_toml_file(tmp_path: Path):
+    result = run_cli("run", "workload-b", "--target", "basic://", "--save-study", str(tmp_path / "study.txt"))
+    assert result.exit_code == 2 and "name the study file ….toml" in result.output
+    assert not (tmp_path / "study.txt").exists()

@@ -198,7 +198,8 @@ def _first_error(exc: ValidationError, command: click.Command) -> str:
         known = (["name", "url", "label", "settings", "binary", "image"] if loc.startswith("targets[")
                  else ["targets", *file_params(command)])
         leaf = str(first["loc"][-1])
-        close = difflib.get_close_matches(leaf, known, n=1)
+        close = [leaf.replace("_", "-")] if leaf.replace("_", "-") in known else difflib.get_close_matches(
+            leaf, known, n=1)
         said = f"not a key of {'a target' if loc.startswith('targets[') else 'a study file'}" + (
             f" (did you mean {close[0]}?)" if close else "") + f": use one of {', '.join(known)}"
     else:

@@ -27,6 +27,8 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def write_study(path: Path, ctx: click.Context, params: dict[str, Any], from_file: set[str], command_line: str) -> Path:
     """Write the study file of ``params`` (``run``'s, the study file's merged in: ``from_file`` names what it
     set) to ``path``; the path written."""
+    if path.suffix != ".toml":  # `ycsbctl run FILE` knows a study file by its suffix
+        raise UserError(f"--save-study {path}: name the study file ….toml, so that `ycsbctl run` reads it as one")
     given = {n for n in params if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE} | from_file
     chosen = {n: params[n] for n in given if n not in ("save_study",) and params[n] not in (None, ())}
     targets = _target_tables(chosen)
