@@ -33,6 +33,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown.replace(KEYS, keys_table(schema)).replace(SCHEMA, f"```json\n{text}\n```")
 
 
+def on_post_build(config: Any) -> None:
+    """The schema as a file of the site too (``study-file.schema.json`` at its root), for an editor's ``#:schema``."""
+    from ycsbctl.cli.study_model import run_command, study_schema
+
+    out = Path(config["site_dir"]) / "study-file.schema.json"
+    out.write_text(json.dumps(study_schema(run_command()), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def keys_table(schema: dict[str, Any]) -> str:
     """One row per key: its name, what it takes (from the schema), what it means (the option's help)."""
     rows = ["| key | takes | what it is |", "|---|---|---|"]

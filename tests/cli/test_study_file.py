@@ -213,3 +213,21 @@ def test_save_study_names_a_toml_file(tmp_path: Path):
     result = run_cli("run", "workload-b", "--target", "basic://", "--save-study", str(tmp_path / "study.txt"))
     assert result.exit_code == 2 and "name the study file ….toml" in result.output
     assert not (tmp_path / "study.txt").exists()
+
+
+def test_the_manual_publishes_every_key_and_the_schema(tmp_path: Path):
+    """docs/guide/study-files.md holds the markers the MkDocs hook fills from run's options (docs_hooks)."""
+    import importlib.util
+    import json
+
+    page = (ROOT / "docs" / "guide" / "study-files.md").read_text(encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("study_schema_hook", ROOT / "docs_hooks" / "study_schema.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    built = hook.on_page_markdown(page, None, None, None)
+    assert hook.KEYS in page and hook.SCHEMA in page and hook.KEYS not in built
+    assert all(f"| `{key}` |" in built for key in [*file_params(run), "targets"])
+    hook.on_post_build({"site_dir": str(tmp_path)})
+    assert set(json.loads((tmp_path / "study-file.schema.json").read_text())["properties"]) == {
+        *file_params(run), "targets"}
