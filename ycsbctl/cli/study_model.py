@@ -131,7 +131,7 @@ def _field(param: click.Parameter) -> tuple[Any, Any]:
     metavar = getattr(param, "metavar", None)
     described = f"{help_text} ({metavar})" if metavar and help_text else help_text
     default = getattr(param, "default", None)
-    if getattr(param, "show_default", False) and default is not None and not callable(default):
+    if getattr(param, "show_default", False) and isinstance(default, bool | int | float | str):
         described += f" [default: {str(default).lower() if isinstance(default, bool) else default}]"
     return kind | None, Field(None, alias=key_of(param), description=" ".join(described.split()))
 
