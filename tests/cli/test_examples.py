@@ -4,6 +4,7 @@ command line lays over it (smoke scale, one round, half-second points), through 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -18,8 +19,23 @@ SMALL = ["--profile", "smoke", "--threads", "2", "--repeat", "1", "--duration", 
          "200", "--processes", "1", "--no-report", "--no-yardstick", "--quiet", "--allow-concurrent"]
 
 
-def test_there_are_examples():
-    assert EXAMPLES and all(p.name != "study.toml" for p in EXAMPLES)
+# Each example and the command line of the manual it writes down (the same plan)
+SAME_AS = {
+    "redis-vs-mongodb.toml": "ycsbctl run workload-b",
+    "redis-peers.toml": "ycsbctl run workload-b --targets redis,valkey,redis6 --threads 8,16 --duration 3",
+    "redis-lazyfree.toml": "ycsbctl run workload-b --targets redis,redis-lazyfree --server-config "
+                           "redis-lazyfree:lazyfree-lazy-user-del=yes",
+}
+
+
+def test_each_example_is_a_command_line_of_the_manual():
+    from tests.fixtures.docs import docs_text
+
+    assert sorted(SAME_AS) == [p.name for p in EXAMPLES]
+    shown = docs_text()
+    for name, line in SAME_AS.items():
+        assert line in shown, f"{line!r} is no longer in docs/"
+        assert plan_of_args([str(ROOT / "examples" / name)]) == plan_of_args(shlex.split(line)[2:]), name
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
