@@ -41,11 +41,22 @@ def _a_first_point_writes_its_folder(out: dict[str, str], folder: Path) -> None:
     assert list(runs.status) == ["ok"] and int(runs.threads.iloc[0]) == 2 and runs.operations.iloc[0] > 0
 
 
+SAVED = "ycsbctl run workload-b --target basic:// --threads 2,4 --duration 1 --records 1000 --save-study small.toml"
+
+
+def _a_saved_study_is_the_command_lines_plan(out: dict[str, str], folder: Path) -> None:
+    from ycsbctl.cli.experiment import plan_of_args
+
+    assert not (folder / "reports").exists()  # it runs nothing
+    assert plan_of_args([str(folder / "small.toml")]) == plan_of_args(shlex.split(SAVED)[2:-2])
+
+
 # The blocks this module runs, by their text, with what their pages say they print or write.
 RUN: dict[str, Callable[[dict[str, str], Path], None]] = {
     "ycsbctl --help\nycsbctl run --help\nycsbctl dry-run workload-b --count 5": _help_lists_the_commands,
     "ycsbctl run workload-b --target basic:// --threads 2 --duration 1 --records 1000 --out first-point":
         _a_first_point_writes_its_folder,
+    SAVED: _a_saved_study_is_the_command_lines_plan,
 }
 
 
@@ -70,7 +81,7 @@ def test_every_block_this_module_runs_is_still_in_the_manual():
     assert not [text for text in RUN if text not in shown], "a block of RUN is no longer in docs/ or the README"
 
 
-@pytest.mark.parametrize("text", list(RUN), ids=["help-and-dry-run", "first-point"])
+@pytest.mark.parametrize("text", list(RUN), ids=["help-and-dry-run", "first-point", "save-study"])
 def test_the_block_runs_as_the_manual_shows_it(text: str, tmp_path: Path):
     out: dict[str, str] = {}
     environ = env(YCSBCTL_STATE_DIR=str(tmp_path / "state"), YCSBCTL_CLAIM_DIR=str(tmp_path / "claims"))

@@ -52,7 +52,7 @@ COMMANDS = {
     "run": "experiment", "load": "experiment", "dry-run": "workload",
     "targets": "servers", "up": "servers", "status": "servers", "down": "servers", "doctor": "servers",
     "iperf": "telemetry", "report": "report", "compare": "report", "import-ycsb": "results", "list": "listing",
-    "lab": "lab", "calibrate": "calibrate",
+    "lab": "lab", "calibrate": "calibrate", "rerun": "rerun",
 }
 
 

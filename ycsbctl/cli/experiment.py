@@ -6,6 +6,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -29,6 +30,7 @@ from ycsbctl.cli.option_values import (
     switch_wanted,
 )
 from ycsbctl.cli.run_options import common_options
+from ycsbctl.cli.study_file import named_in_file, with_study_file
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -113,7 +115,7 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     sys.exit(code)
 
 
-def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
+def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: Path | None = None,
               allow_concurrent: bool = False, fmt: str = "text", resume_targets: bool = False,
               sources: PropertySources | None = None, report: bool = True):
     from ycsbctl.experiment.resolve import resolve_study
@@ -252,14 +254,12 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--report/--no-report", "report", default=None,
               help="Draw report.html when the sweep ends [default: yes, unless YCSBCTL_REPORT=off]; the data is "
                    "written either way, and `ycsbctl report DIR` draws the report later.")
-def run(workloads: tuple[str, ...], target, targets, prop_files, props, records, engine, ycsb_home, backend,
-        docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
-        timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads, load_threads, repeat,
-        precision, max_repeat, order, slice_s, placement, baseline, alpha, budget, margin,
-        operations, duration_s, warmup_s, target_rate, slo, slo_start, slo_points, profile, cpu_profile, max_error_rate,
-        load, resume,
-        server_cpus, server_memory, images, iperf_server, disturb, yardstick, report) -> None:
-    """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets.
+@click.option("--save-study", "save_study", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE", help="Write the study file this command line means (TOML: every option given, "
+                                   "as a key) and run nothing; `ycsbctl run FILE` runs it.")
+def run(**given: Any) -> None:
+    """Run WORKLOAD… (workload-b, workload-a, insert, or a property file) against targets, or the study file
+    STUDY.toml (its keys are these options; options given here override them).
 
     \b
     With no target: provision redis and mongodb, load, sweep 8..128 threads,
@@ -270,56 +270,84 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
       --targets redis,redis-lazyfree
       --server-config redis-lazyfree:lazyfree-lazy-user-del=yes
     """
-    draw = report_wanted(report)  # a bad YCSBCTL_REPORT is one line before anything starts
-    timed = switch_wanted(yardstick, "YCSBCTL_YARDSTICK")
-    if resume is not None:
-        given = _targets(target, targets, None)
-        secrets = Plan(workloads=["b"], targets=given or ["basic://"], properties=list(props))
-        _finish(_run_plan(secrets, None, False, quiet, resume=resume, allow_concurrent=allow_concurrent, fmt=fmt,
-                          resume_targets=bool(given), report=draw), True, quiet, fmt)
-    if not workloads and prop_files:  # YCSB's way: the first -P file is the workload
-        workloads = prop_files[:1]
-    if not workloads:
-        raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), or --resume "
-                               "DIR")
-    sources = PropertySources.read(workloads, prop_files, props)  # each property file read once, here
-    _warn_typos(sources, workloads)
-    workloads = tuple(expand_axes(list(workloads), sources))  # -p key=a,b,c: a sweep axis
-    listed = _read_targets_file(targets_file)
-    chosen = _targets(target, targets, None, listed)
-    url_only = bool(chosen) and all(is_url(t) for t in chosen)
-    settings = _with_client_properties(
-        sources, "run", threads=parse_threads(threads) if threads else None,
-        records=records, operations=operations, duration_s=duration_s, warmup_s=warmup_s,
-        target_rates=parse_rates(target_rate) if target_rate else None)
-    settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
-    settings["target_rates"] = settings["target_rates"] or []
-    rounds, precision_f, sequential = repeat_option(repeat, precision, default_plan=not chosen and not slo)
-    most = max_repeat or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
-    budget_s = duration_option(budget, "--budget")
-    plan = Plan(
-        workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
-        precision=precision_f, max_repeat=max(most, rounds), order=order, slice_s=slice_s, placement=placement,
-        baseline=baseline,
-        alpha=alpha, sequential=sequential, margin=fraction_option(margin, "--margin"),
-        budget_s=(budget_s or DEFAULT_BUDGET_S) if sequential else budget_s,
-        profile=profile, cpu_profile=cpu_profile,
-        timeout_s=timeout_s, max_error_rate=max_error_rate, backend=backend, engine=engine,
-        ycsb_home=ycsb_home, processes=processes, seed=seed, telemetry=telemetry, load=load,
-        property_files=list(prop_files), properties=list(props), images=image_option(images, []),
-        docker_hosts=docker_host_option(docker_hosts),
-        server_cpus=server_cpus, server_memory=server_memory, iperf_server=iperf_server, cluster=cluster, slo=slo,
-        slo_start=one_rate(slo_start, "--slo-start") if slo_start else None, slo_points=slo_points,
-        disturb=list(disturb), yardstick=timed, **settings,
-        **target_spec_maps(server_config, target_kind, binary, listed, tls),
-    )
-    single = url_only and plan.points() == 1
+    ctx = click.get_current_context()
+    p, from_file = with_study_file(ctx, given)
+    if p["save_study"] is not None:
+        from ycsbctl.cli.study_write import write_study
+
+        path = write_study(p["save_study"], ctx, p, from_file, shlex.join(["ycsbctl", *sys.argv[1:]]))
+        click.echo(f"study: {path} (nothing was run; `ycsbctl run {path}` runs it)", err=True)
+        return
+    draw = report_wanted(p["report"])  # a bad YCSBCTL_REPORT is one line before anything starts
+    timed = switch_wanted(p["yardstick"], "YCSBCTL_YARDSTICK")
+    quiet, fmt, allow_concurrent = p["quiet"], p["fmt"], p["allow_concurrent"]
+    if p["resume"] is not None:
+        given_targets = _targets(p["target"], p["targets"], None)
+        secrets = Plan(workloads=["b"], targets=given_targets or ["basic://"], properties=list(p["props"]))
+        _finish(run_and_report(secrets, None, False, quiet, resume=p["resume"], allow_concurrent=allow_concurrent,
+                          fmt=fmt, resume_targets=bool(given_targets), report=draw), True, quiet, fmt)
+    try:
+        plan, sources = plan_of(p, timed)
+    except UserError as exc:
+        raise named_in_file(exc, ctx, from_file, given["workloads"]) from None
+    single = all(is_url(t) for t in plan.targets) and plan.points() == 1  # the default targets are no URLs
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
                         "every point's in <folder>/ycsb/ — drop -p exportfile, or run one point (one URL, one "
                         "--threads)")
-    _finish(_run_plan(plan, out, single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
+    _finish(run_and_report(plan, p["out"], single, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources,
                       report=draw), not single, quiet, fmt)
+
+
+def plan_of(p: dict[str, Any], yardstick: bool) -> tuple[Plan, PropertySources]:
+    """The :class:`Plan` of ``run``'s parameters ``p`` (click's, a study file's merged in) and the property files
+    as read once for it: the one place where options become a plan."""
+    workloads = tuple(p["workloads"])
+    if not workloads and p["prop_files"]:  # YCSB's way: the first -P file is the workload
+        workloads = p["prop_files"][:1]
+    if not workloads:
+        raise click.UsageError("name at least one workload (e.g. workload-b or -P workloads/workloadb), a study "
+                               "file (STUDY.toml), or --resume DIR")
+    sources = PropertySources.read(workloads, p["prop_files"], p["props"])  # each property file read once, here
+    _warn_typos(sources, workloads)
+    workloads = tuple(expand_axes(list(workloads), sources))  # -p key=a,b,c: a sweep axis
+    listed = _read_targets_file(p["targets_file"])
+    chosen = _targets(p["target"], p["targets"], None, listed)
+    settings = _with_client_properties(
+        sources, "run", threads=parse_threads(p["threads"]) if p["threads"] else None,
+        records=p["records"], operations=p["operations"], duration_s=p["duration_s"], warmup_s=p["warmup_s"],
+        target_rates=parse_rates(p["target_rate"]) if p["target_rate"] else None)
+    settings["threads"] = settings["threads"] or parse_threads(DEFAULT_LADDER)
+    settings["target_rates"] = settings["target_rates"] or []
+    rounds, precision_f, sequential = repeat_option(p["repeat"], p["precision"],
+                                                    default_plan=not chosen and not p["slo"])
+    most = p["max_repeat"] or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
+    budget_s = duration_option(p["budget"], "--budget")
+    plan = Plan(
+        workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=p["load_threads"],
+        repeat=rounds, precision=precision_f, max_repeat=max(most, rounds), order=p["order"],
+        slice_s=p["slice_s"], placement=p["placement"], baseline=p["baseline"], alpha=p["alpha"], sequential=sequential,
+        margin=fraction_option(p["margin"], "--margin"),
+        budget_s=(budget_s or DEFAULT_BUDGET_S) if sequential else budget_s,
+        profile=p["profile"], cpu_profile=p["cpu_profile"], timeout_s=p["timeout_s"],
+        max_error_rate=p["max_error_rate"], backend=p["backend"], engine=p["engine"], ycsb_home=p["ycsb_home"],
+        processes=p["processes"], seed=p["seed"], telemetry=p["telemetry"], load=p["load"],
+        property_files=list(p["prop_files"]), properties=list(p["props"]), images=image_option(p["images"], []),
+        docker_hosts=docker_host_option(p["docker_hosts"]), server_cpus=p["server_cpus"],
+        server_memory=p["server_memory"], iperf_server=p["iperf_server"], cluster=p["cluster"], slo=p["slo"],
+        slo_start=one_rate(p["slo_start"], "--slo-start") if p["slo_start"] else None, slo_points=p["slo_points"],
+        disturb=list(p["disturb"]), yardstick=yardstick, **settings,
+        **target_spec_maps(p["server_config"], p["target_kind"], p["binary"], listed, p["tls"]),
+    )
+    return plan, sources
+
+
+def plan_of_args(args: list[str] | tuple[str, ...]) -> Plan:
+    """The plan ``ycsbctl run ARGS…`` would run (a study file read as ``run`` reads it), built in this process
+    without running anything."""
+    with run.make_context("run", list(args)) as ctx:
+        p, _ = with_study_file(ctx, dict(ctx.params))
+        return plan_of(p, switch_wanted(p["yardstick"], "YCSBCTL_YARDSTICK"))[0]
 
 
 @main.command(**panelled())
@@ -358,5 +386,5 @@ def load(workload: str | None, target, targets, prop_files, props, records, engi
         docker_hosts=docker_host_option(docker_hosts),
         **settings, **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
-    _finish(_run_plan(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
+    _finish(run_and_report(plan, out, True, quiet, allow_concurrent=allow_concurrent, fmt=fmt, sources=sources),
             False, quiet, fmt)

@@ -43,7 +43,8 @@ PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                 "--placement")),
     ("Load generator", ("--engine", "--ycsb-home", "--processes", "--cluster")),
     ("Telemetry and profiling", ("--telemetry", "--cpu-profile", "--iperf-server", "--yardstick")),
-    ("Output", ("--out", "--format", "--quiet", "--report", "--resume", "--allow-concurrent", "--help")),
+    ("Output", ("--out", "--format", "--quiet", "--report", "--resume", "--save-study", "--allow-concurrent",
+                "--help")),
 )
 
 # rich-click's plain layout (no boxes: a panel is a titled list, as click's own "Options:"), a blank line between the
