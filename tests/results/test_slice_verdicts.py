@@ -14,6 +14,7 @@ import pytest
 
 from tests.fixtures.alternated import Noise, record, session_slices
 from tests.fixtures.experiments import build_runs
+from ycsbctl.report.verdict_table import decision_text
 from ycsbctl.results import load, stats
 from ycsbctl.results import slice_pairs as sp
 from ycsbctl.results import slice_table as st
@@ -72,6 +73,7 @@ def test_one_round_of_an_alternated_cell_is_decided_slice_by_slice(folder):
     assert p99["test"] == sp.TEST and p99["verdict"] == stats.BETTER and p99["ci_high"] < 1
     stored = pd.read_parquet(path / "verdicts.parquet")  # what finalize wrote: the same slice-paired verdicts
     assert stored["test"].tolist() == v["test"].tolist() and stored["verdict"].tolist() == v["verdict"].tolist()
+    assert "alternated slices" in decision_text(exp.manifest.plan, v)  # the report says how they were judged
     rounds = vd.plan_verdicts(exp.manifest.plan, exp.runs)  # the same points without their slices: one round
     assert set(rounds["verdict"]) == {stats.UNDECIDED} and rounds["ci_low"].isna().all()
 
@@ -85,7 +87,9 @@ def test_an_equal_pair_in_one_round_is_equivalent_and_blocks_left_out_are_said()
     v = vd.target_verdicts(runs, "a", slices=slices)
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"].astype(bool)].iloc[0]
     assert tp["verdict"] == stats.EQUIVALENT and 1 / 1.1 < tp["ci_low"] < 1 < tp["ci_high"] < 1.1
-    assert tp["decided_by"] == f"{sp.TEST} over 38 blocks in 6 batches"  # 40, one warm-up, one cut short
+    # 40 blocks: one warm-up, one cut short
+    assert tp["decided_by"] == (f"{sp.TEST} over 38 blocks in 6 batches; 1 of 39 blocks left out (a side with no "
+                                "operation, no figure or a block cut short)")
 
 
 def _row(r: RunRecord) -> dict:

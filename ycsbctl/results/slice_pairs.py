@@ -15,17 +15,24 @@ Warm-up blocks (a slice of either side in the warm-up) are left out; so is a blo
 figure, a zero (no operation) or not both its slices (a session that ended inside it) — those are counted.
 
 The blocks of one session are correlated in time (a target's own slow state: its memory, its background work),
-and a t test over blocks would read them as independent. So the interval is made of *batch means*: each session's
-blocks, in time order, cut into round(√B) batches of consecutive blocks (B its blocks; np.array_split, sizes
-within one of each other; never a batch across two sessions; at least two batches in all), and a Student t
-interval of the batches' mean log ratio (``scipy.stats.ttest_1samp``, k − 1 degrees of freedom for k batches).
-√B batches of √B blocks is the consistent choice of Flegal & Jones (2010): batches grow with the session, so
-their means decorrelate as it lengthens, while there are enough of them to estimate their spread. On synthetic
-sessions (tests/results/test_slice_pairs.py) it keeps its 95 % coverage where blocks correlate at lag one by about
-0.4 (a naive t over blocks then covers about 78 %); a correlation that lasts a good part of a session (a block
-lag-one correlation of 0.9) is beyond what one session can show, and several rounds (sessions) are what cover it.
-The result is a :class:`ycsbctl.results.stats.Comparison`, so :func:`ycsbctl.results.stats.decide` (its family,
-equivalence, detectable size) takes it as it takes the rounds' paired t.
+and a t test over blocks would read them as independent. So the interval is made of *batch means*: the blocks of
+a session, in time order, are cut into batches of about m = round(√B) consecutive blocks (B: the blocks of every
+session of the cell pair; a session of B_s blocks gives round(B_s ÷ m) batches, one at least, sizes within one
+block of each other; never a batch across two sessions; one session gives two at least), and the interval is
+Student's t of the batches' mean log ratio (k − 1 degrees of freedom for k batches). Batches of √B blocks are the
+consistent choice of Flegal & Jones (2010): they grow with the data, so their means decorrelate, while there are
+enough of them to estimate their spread; as rounds add sessions, each session tends to one batch. The host's noise
+common to both sides pairs away (the block ratios barely correlate: coverage 95.5 % over 2,000 synthetic sessions
+of 30 blocks, tests/results/test_slice_pairs.py). Where each target has its own slow noise, so that block ratios
+correlate at lag one by about 0.4, a naive t over blocks covers about 80 %; the batch means cover 95 % with 120
+blocks but about 93 % with 30–60 (batches too short for that correlation), and about 91 % at a lag-one of 0.55.
+Several rounds (sessions, independent of each other) are what holds coverage under a correlation that lasts a good
+part of a session. (``arch``'s block bootstrap would choose a block length from the data too, but would not fix
+short sessions and would be a dependency; scipy's t on batch means is enough.)
+
+The result is a :class:`ycsbctl.results.stats.Comparison` (``n``: the blocks), so
+:func:`ycsbctl.results.stats.decide` (its family, equivalence, detectable size) takes it as it takes the rounds'
+paired t.
 """
 
 from __future__ import annotations
@@ -162,7 +169,8 @@ def compare(pairs: BlockPairs) -> stats.Comparison:
     p = float(2 * stdtr(k - 1, -abs(centre) / se))
     return stats.Comparison(ratio, math.exp(centre - half), math.exp(centre + half), p, TEST, n,
                             stats.detectable(se, k - 1), se * math.sqrt(len(set(pairs.sessions))), se_log=se,
-                            df=k - 1, decided_by=f"{TEST} over {n} blocks in {k} batches")
+                            df=k - 1, decided_by="; ".join(w for w in (f"{TEST} over {n} blocks in {k} batches",
+                                                                          pairs.caveat()) if w))
 
 
 def cell_pairs(slices: pd.DataFrame | None, base: pd.DataFrame, other: pd.DataFrame, column: str) -> BlockPairs | None:
