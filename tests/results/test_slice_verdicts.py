@@ -14,7 +14,7 @@ import pytest
 
 from tests.fixtures.alternated import Noise, record, session_slices
 from tests.fixtures.experiments import build_runs
-from ycsbctl.report.verdict_table import decision_text
+from ycsbctl.report.verdict_table import decision_text, order_text
 from ycsbctl.results import load, stats
 from ycsbctl.results import slice_pairs as sp
 from ycsbctl.results import slice_table as st
@@ -74,6 +74,7 @@ def test_one_round_of_an_alternated_cell_is_decided_slice_by_slice(folder):
     stored = pd.read_parquet(path / "verdicts.parquet")  # what finalize wrote: the same slice-paired verdicts
     assert stored["test"].tolist() == v["test"].tolist() and stored["verdict"].tolist() == v["verdict"].tolist()
     assert "alternated slices" in decision_text(exp.manifest.plan, v)  # the report says how they were judged
+    assert "taking turns every slice" in order_text(exp)
     rounds = vd.plan_verdicts(exp.manifest.plan, exp.runs)  # the same points without their slices: one round
     assert set(rounds["verdict"]) == {stats.UNDECIDED} and rounds["ci_low"].isna().all()
 

@@ -14,7 +14,7 @@ from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label
 from ycsbctl.results.slice_pairs import TEST as SLICE_TEST
 from ycsbctl.results.verdict_words import digits_for, level_words, verdict_phrase
-from ycsbctl.results.verdicts import interval_text
+from ycsbctl.results.verdicts import alternated, interval_text
 
 
 def ratio_text(r: pd.Series | dict) -> str:
@@ -241,6 +241,10 @@ def order_text(exp: Experiment) -> str:
 def _order(exp: Experiment, plan: dict) -> str:
     reps = int(plan.get("repeat") or 1)
     rounds = int(exp.runs["repetition"].max()) if len(exp.runs) else reps
+    if alternated(exp.runs):
+        return (f"{rounds} round(s), each measuring a cell's targets in one engine session, taking turns every "
+                "slice (A B B A): pairs compared slice by slice (t over batch means of blocks), where their slices "
+                "were kept")
     if plan.get("run_order") == "blocks":
         return (f"{rounds} round(s), each running the targets one after another, one server up at a time, their "
                 "order reversed every other round (A B B A), each target's points in an order shuffled from seed "
