@@ -112,6 +112,26 @@ def test_a_cell_whose_points_lack_a_session_or_slices_is_judged_by_its_rounds():
     assert judged.equals(vd.target_verdicts(apart, "a")) and sp.TEST not in set(judged["test"])
     lost = slices[slices["run_id"] != records[-1].run_id]  # a point whose slices are gone
     assert sp.TEST not in set(vd.target_verdicts(runs, "a", slices=lost)["test"])
+    failed = runs.assign(status=runs["status"].where(runs["run_id"] != records[-1].run_id, "failed"))
+    two = vd.target_verdicts(failed, "a", slices=slices)  # b's third point not compared: its session drops out
+    assert set(two["test"]) == {sp.TEST} and (two["n"] == 2).all()
+    assert two["decided_by"].str.startswith(f"{sp.TEST} over 78 blocks").all()  # 2 × 39: none said left out
+
+
+def test_a_peak_against_another_thread_counts_peak_shares_no_session_and_is_judged_by_its_rounds():
+    rng = np.random.default_rng(11)
+    records = []
+    for threads, rates in ((4, {"a": 10_000.0, "b": 30_000.0}), (8, {"a": 20_000.0, "b": 25_000.0})):
+        for rnd in (1, 2, 3):
+            s = session_slices(rng, rates, 20, Noise(), warmup_blocks=1)
+            records += [record(t, rnd, s[t], session=f"w.t{threads}.r{rnd}", threads=threads) for t in rates]
+    runs = pd.DataFrame([{**_row(r), "status": "ok"} for r in records])
+    slices = pd.concat([st.keyed(r.result.slices, {"run_id": r.run_id, "session": r.session}) for r in records])
+    v = vd.target_verdicts(runs, "a", slices=slices)
+    peak = v[v["at_peak"].astype(bool)].iloc[0]  # b at 4 threads against a at 8
+    assert peak["threads"] == 4 and "a at 8 threads" in peak["caveat"]
+    assert peak["test"] == "paired t (log ratio per round)" and peak["n"] == 3
+    assert set(v.loc[~v["at_peak"].astype(bool), "test"]) == {sp.TEST}
 
 
 OLD = Path(__file__).parents[1] / "data" / "folder-v0"

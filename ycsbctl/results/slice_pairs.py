@@ -175,8 +175,10 @@ def compare(pairs: BlockPairs) -> stats.Comparison:
 
 def cell_pairs(slices: pd.DataFrame | None, base: pd.DataFrame, other: pd.DataFrame, column: str) -> BlockPairs | None:
     """The block pairs of one cell pair for the runs ``column`` (:data:`SLICE_METRICS`), from ``slices`` (the
-    folder's slices table) and the two cells' runs rows; None — the rounds' test applies — where the column has no
-    slice figure, or a point of either side has no session or no slice."""
+    folder's slices table) and the two cells' runs rows, over the sessions both measured in (a round whose point
+    of one side was not compared drops out, as it does from the rounds' pairs); None — the rounds' test applies —
+    where the column has no slice figure, a point of either side has no session or no slice, or the two cells
+    share no session (a peak against another thread count's peak)."""
     which = SLICE_METRICS.get(column)
     if which is None or slices is None or not len(slices) or not len(base) or not len(other):
         return None
@@ -184,9 +186,10 @@ def cell_pairs(slices: pd.DataFrame | None, base: pd.DataFrame, other: pd.DataFr
         return None
     ids = set(base["run_id"]) | set(other["run_id"])
     rows = slices[slices["run_id"].isin(ids)]
-    if set(rows["run_id"]) != ids:
+    shared = set(base["session"]) & set(other["session"])
+    if set(rows["run_id"]) != ids or not shared:
         return None
-    sessions = set(base["session"]) | set(other["session"])
-    targets = targets_per_session(slices[slices["session"].isin(sessions)])
+    rows = rows[rows["session"].isin(shared)]
+    targets = targets_per_session(slices[slices["session"].isin(shared)])
     mine = rows["run_id"].isin(set(base["run_id"]))
     return block_pairs(rows[mine], rows[~mine], which, targets)
