@@ -45,7 +45,9 @@ def disturbed(redis_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "f"
 
 
-@pytest.mark.parametrize("table", TABLES)
+# slices.parquet has rows only where an engine session alternated a cell's targets: its CSV is read back in
+# tests/results/test_slice_verdicts.py, on a folder of synthetic alternated points
+@pytest.mark.parametrize("table", [t for t in TABLES if t != "slices"])
 def test_the_csv_reads_back_as_the_parquet_table(folder: Path, disturbed: Path, table: str):
     folder = disturbed if table in OPTIONAL_TABLES else folder
     pq = pd.read_parquet(folder / f"{table}.parquet")

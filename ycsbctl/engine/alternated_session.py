@@ -28,6 +28,7 @@ from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
+from ycsbctl.results.slice_table import SLICE_COLUMNS  # PhaseResult.slices: s since the start, µs, s
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,9 +37,6 @@ if TYPE_CHECKING:
 
     from ycsbctl.engine.runner import PhaseRunner
 
-# PhaseResult.slices: one row per slice of the target (s since the session's start, µs, s)
-SLICE_COLUMNS = ("slice", "t_start_s", "t_end_s", "warmup", "operations", "errors", "mean_us", "p50_us", "p99_us",
-                 "switch_s")
 
 
 @dataclass

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ycsbctl.results import looks, stats
 from ycsbctl.results.cells import THROUGHPUT
-from ycsbctl.results.folder import RunRecord, run_doc
+from ycsbctl.results.folder import RunRecord, run_doc, slice_rows
 from ycsbctl.results.tables import run_row
 from ycsbctl.results.verdict_words import verdict_text
 from ycsbctl.results.verdicts import plan_verdicts
@@ -31,13 +31,22 @@ def runs_of(records: list[RunRecord]) -> pd.DataFrame:
     return pd.DataFrame([run_row(run_doc(r)) for r in records])
 
 
+def slices_of(records: list[RunRecord]) -> pd.DataFrame | None:
+    """The slices table of ``records`` as a folder would hold it (:func:`ycsbctl.results.folder.slice_rows`): the
+    slices of those measured in an alternated session; None when none was."""
+    frames = [slice_rows(r, r.result.slices) for r in records
+              if r.result is not None and r.result.slices is not None and len(r.result.slices)]
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
 def open_cells(records: list[RunRecord], plan: dict) -> list[str]:
     """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
     undecided (…)``, from ``records`` and the manifest's ``plan``; empty when all are decided (or none is
-    compared: one target)."""
+    compared: one target). Cells measured in alternated sessions are judged slice by slice, as the report judges
+    them (:func:`slices_of`), so one round may decide them."""
     if not records:
         return []
-    v = plan_verdicts(plan, runs_of(records))
+    v = plan_verdicts(plan, runs_of(records), slices=slices_of(records))
     if not len(v):
         return []
     tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)]

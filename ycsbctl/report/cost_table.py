@@ -41,7 +41,7 @@ def cost_sections(exp: Experiment, latency: str = "p99") -> list[dict]:
     if base is None or not any(is_deployment(e) for e in eps.values()):
         return []
     plan = exp.manifest.plan
-    v = cost_verdicts(exp.runs, base, latency, how=plan_judging(plan, exp.runs))
+    v = cost_verdicts(exp.runs, base, latency, how=plan_judging(plan, exp.runs), slices=exp.slices())
     if not len(v):
         return []
     names = [m.name for m in (*metrics(latency), *CPU_METRICS)]

@@ -39,7 +39,7 @@ from ycsbctl.results.schema import Manifest
 
 DATA_FILES = ("manifest.json", "runs.parquet", "runs.csv", "ops.parquet", "ops.csv", "series.parquet", "series.csv",
               "telemetry.parquet", "telemetry.csv", "series_100ms.parquet", "series_100ms.csv", "events.parquet",
-              "events.csv", "histograms/", "ycsb/", "plots/", "profiles/")
+              "events.csv", "slices.parquet", "slices.csv", "histograms/", "ycsb/", "plots/", "profiles/")
 
 
 def _num(v: Any, digits: int = 0) -> str:

@@ -270,7 +270,8 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
             others = [c for c in measured if c is not best]
             if others:
                 runs = exp.runs[exp.runs["workload"] == best.workload]
-                v = target_verdicts(runs, best.target, latency, how=plan_judging(exp.manifest.plan, runs))
+                v = target_verdicts(runs, best.target, latency, how=plan_judging(exp.manifest.plan, runs),
+                                    slices=exp.slices())
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []

@@ -12,8 +12,9 @@ from ycsbctl.report.unlike import standin_note, unlike_note
 from ycsbctl.results import looks, stats
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label
+from ycsbctl.results.slice_pairs import TEST as SLICE_TEST
 from ycsbctl.results.verdict_words import digits_for, level_words, verdict_phrase
-from ycsbctl.results.verdicts import interval_text
+from ycsbctl.results.verdicts import alternated, interval_text
 
 
 def ratio_text(r: pd.Series | dict) -> str:
@@ -76,6 +77,11 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
                      "points of a pair, the paired test is adjusted for it (analysis of covariance: each round's log "
                      "ratio regressed on the difference, the ratio read at an equal share), so what the host took from "
                      "one side and not the other is not noise around the ratio")
+    if by.str.contains(SLICE_TEST, regex=False).any():
+        parts.append("where a cell's targets took turns in one engine session (alternated slices), each pair is "
+                     "compared block by block — the log ratio of their rates, or of their slices' latency, in each "
+                     "block — with a t interval over batch means of consecutive blocks, so the host's noise that "
+                     "hits both sides cancels and one round gives an interval")
     if by.str.contains("noise").any():
         parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "
                      "(the calibration record, else ±20 % for a rate and three-fold for a latency), widened by the "
@@ -235,6 +241,10 @@ def order_text(exp: Experiment) -> str:
 def _order(exp: Experiment, plan: dict) -> str:
     reps = int(plan.get("repeat") or 1)
     rounds = int(exp.runs["repetition"].max()) if len(exp.runs) else reps
+    if alternated(exp.runs):
+        return (f"{rounds} round(s), each measuring a cell's targets in one engine session, taking turns every "
+                "slice (A B B A): pairs compared slice by slice (t over batch means of blocks), where their slices "
+                "were kept")
     if plan.get("run_order") == "blocks":
         return (f"{rounds} round(s), each running the targets one after another, one server up at a time, their "
                 "order reversed every other round (A B B A), each target's points in an order shuffled from seed "

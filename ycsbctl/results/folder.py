@@ -34,7 +34,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
-from ycsbctl.results import yardstick
+from ycsbctl.results import slice_table, yardstick
 from ycsbctl.results.durable import arrow_safe, fsync_path, json_text, write_arrow, write_atomic, write_table
 from ycsbctl.results.hdr_log import write_log_file
 from ycsbctl.results.model import PhaseResult, overall_summary
@@ -73,7 +73,7 @@ class RunRecord:
     events: pd.DataFrame | None = None  # its disturbances' events (ycsbctl.results.events), when it had any
     order_index: int | None = None  # its place in the sweep's order (1 = first measured); None for a dataset load
     compared: bool | None = None  # verdicts compare it (ok, or degraded only by a busy host); None: its status says
-    session: str | None = None  # the alternated engine session it shared with the cell's other targets (None: its own)
+    session: str | None = None  # the alternated session it was measured in (one id for its targets); None: apart
 
     @staticmethod
     def make_id(target: str, workload: str, phase: str, threads: int, repetition: int,
@@ -95,12 +95,17 @@ def run_doc(run: RunRecord, result_doc: dict | None = None, overall: dict | None
     return {
         "run_id": run.run_id, "target": run.target, "workload": run.workload, "phase": run.phase,
         "threads": int(run.threads), "repetition": int(run.repetition), "status": str(status),
-        "target_rate": run.target_rate, "order_index": run.order_index,
+        "target_rate": run.target_rate, "order_index": run.order_index, "session": run.session,
         "compared": run.compared if run.compared is not None else status == RunStatus.OK,
         "telemetry_summary": run.telemetry_summary.to_dict(), "bottleneck": run.bottleneck,
         "endpoint": run.endpoint, "error": run.error, "started_at": run.started_at, "ended_at": run.ended_at,
         "result": result_doc, "overall": overall,
     }
+
+
+def slice_rows(run: RunRecord, slices: pd.DataFrame) -> pd.DataFrame:
+    """``slices`` (its result's) keyed by ``run``'s point, as rows of slices.parquet (:mod:`slice_table`)."""
+    return slice_table.keyed(slices, {k: getattr(run, k) for k in slice_table.KEY_COLUMNS})
 
 
 def rate_token(rate: float) -> str:
@@ -300,6 +305,8 @@ class ResultFolder:
             if r.series is not None and len(r.series):
                 write_table(arrow_safe(r.series.assign(run_id=run.run_id)),
                                self.path / "parts" / "series" / f"{stem}.parquet")
+            if r.slices is not None and len(r.slices):
+                write_table(arrow_safe(slice_rows(run, r.slices)), self.path / "parts" / "slices" / f"{stem}.parquet")
             if r.fine is not None:
                 write_table(arrow_safe(r.fine.frame().assign(run_id=run.run_id)),
                              self.path / "parts" / "series_100ms" / f"{stem}.parquet")
@@ -347,7 +354,7 @@ class ResultFolder:
                 write_table(df, self.path / f"{name}.parquet")
         from ycsbctl.results.verdicts import verdict_tables
 
-        derived = verdict_tables(self.manifest.plan, tables["runs"], tables["series"])
+        derived = verdict_tables(self.manifest.plan, tables["runs"], tables["series"], tables["slices"])
         tables.update(derived)
         for name, df in tables.items():
             if name in derived:

@@ -22,25 +22,13 @@ from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
 from ycsbctl.results.folder import partial_path
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.names import (
-    ALL_OPS,
-    BOTTLENECK_SEVERITY,
-    FAULT_LABELS,
-    FolderStatus,
-    RunStatus,
-    is_base_operation,
-)
+from ycsbctl.results.names import ALL_OPS, BOTTLENECK_SEVERITY, FAULT_LABELS, FolderStatus, RunStatus, is_base_operation
 from ycsbctl.results.run_columns import conform_runs, op_key
 from ycsbctl.results.schema import Manifest
+from ycsbctl.results.slice_table import conform as conform_slices
+from ycsbctl.results.slice_table import empty as no_slices
 from ycsbctl.results.stats import interval
-from ycsbctl.results.tables import (
-    OPTIONAL_TABLES,
-    TABLES,
-    build_tables,
-    damaged,
-    flag_impossible,
-    read_run_docs,
-)
+from ycsbctl.results.tables import OPTIONAL_TABLES, TABLES, build_tables, damaged, flag_impossible, read_run_docs
 from ycsbctl.results.yardstick import COLUMNS as YARDSTICK_COLUMNS
 from ycsbctl.results.yardstick import read_table as read_yardstick
 
@@ -86,6 +74,12 @@ class Experiment:
     events: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=[*EVENT_COLUMNS, "run_id", "target"]))
     # the host yardstick, one row per round (ycsbctl.results.yardstick); empty in a folder of an older version
     yardstick: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=YARDSTICK_COLUMNS))
+    slice_rows: pd.DataFrame = field(default_factory=no_slices, repr=False)  # slices.parquet: see slices()
+
+    def slices(self) -> pd.DataFrame:
+        """The slices of its alternated sessions (slices.parquet; columns: :mod:`ycsbctl.results.slice_table`),
+        one row per slice of each point measured in one; empty, with those columns, in a folder without any."""
+        return self.slice_rows
 
     @property
     def id(self) -> str:
@@ -207,7 +201,7 @@ class Experiment:
         from ycsbctl.results.verdicts import plan_verdicts
 
         plan = self.manifest.plan if alpha is None else {**self.manifest.plan, "alpha": alpha}
-        return plan_verdicts(plan, self.runs, latency)
+        return plan_verdicts(plan, self.runs, latency, self.slices())
 
 
 def sweep_phase(runs: pd.DataFrame, workload: str) -> str:
@@ -352,6 +346,7 @@ def load(path: Path) -> Experiment:
         tables = build_tables(path, docs)
         tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
+    tables["slice_rows"] = conform_slices(tables.pop("slices", None))
     planned = (manifest.plan or {}).get("disturb")
     if (
         planned

@@ -163,8 +163,8 @@ class PhaseResult:
     intervals: IntervalHistograms | None = field(default=None, repr=False, compare=False)
     # the 100 ms series of a point with disturbances (native engine; stored as series_100ms, not in to_dict)
     fine: FineSeries | None = field(default=None, repr=False, compare=False)
-    # an alternated session's slices of this target (ycsbctl.engine.alternated_session.SLICE_COLUMNS: s since the
-    # session's start, µs, s), one row per slice; None when the phase did not alternate (not in to_dict)
+    # an alternated session's slices of this target (ycsbctl.results.slice_table: stored as slices.parquet, not in
+    # to_dict); None when the targets were measured apart
     slices: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
     def own_measures(self) -> dict[str, OpSummary]:

@@ -148,6 +148,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("order_index", "int64", "position",
            "its place in the sweep's order, 1 = measured first (repetition = round)"),
     Column("compared", "bool", "", "verdicts compare it: ok, or degraded only because the host was busy"),
+    Column("session", "string", "", "the alternated engine session it was measured in, one id for the targets "
+                                    "of a cell's round (their slices: slices.parquet); empty: measured apart"),
     Column("host_other_share", "float64", "fraction", "share of the host's cores other programs (or the hypervisor's "
                                                       "steal) took during the point"),
     *_latency("all", "every base operation (histograms merged)"),

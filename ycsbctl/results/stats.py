@@ -170,6 +170,9 @@ def _detectable(se: float, df: float, alpha: float = ALPHA, margin: float = 0.0)
     return float(math.expm1(min(math.log1p(margin) + t * se, 700.0)))
 
 
+detectable = _detectable  # the public name, for another test's comparison (ycsbctl.results.slice_pairs)
+
+
 def beyond_margin(c: Comparison, margin: float) -> Comparison:
     """``c`` as a minimum-effect test: is the ratio beyond ``margin`` either way (0.10: below 1/1.1 or
     above 1.1)? The null is abs(log ratio) ≤ log(1 + ``margin``); its p value is twice the t tail beyond

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ycsbctl.errors import first_line
+from ycsbctl.results import slice_table
 from ycsbctl.results.client_lag import client_lag_warning, schedule_lag_warning
 from ycsbctl.results.events import EVENT_COLUMNS
 from ycsbctl.results.fine import FINE_COLUMNS
@@ -29,8 +30,9 @@ __all__ = ["ALL_OPS", "LATENCY_STATS", "OPTIONAL_TABLES", "PART_KINDS", "TABLES"
            "file_stem", "op_key", "op_rows",
            "read_run_docs", "run_row"]
 
-# series_100ms and events (points with disturbances) are absent from folders of older versions
-OPTIONAL_TABLES = ("series_100ms", "events")
+# series_100ms and events (points with disturbances) and slices (alternated sessions) are absent from folders of
+# older versions
+OPTIONAL_TABLES = ("series_100ms", "events", "slices")
 TABLES = ("runs", "ops", "series", "telemetry", *OPTIONAL_TABLES)
 PART_KINDS = ("series", "telemetry", *OPTIONAL_TABLES)  # parts/<kind>/<run>.parquet
 
@@ -182,7 +184,7 @@ def run_row(doc: dict) -> dict[str, Any]:
     summary = TelemetrySummary.from_dict({k: v for k, v in (doc.get("telemetry_summary") or {}).items() if k in known})
     row.update(summary.to_dict())
     row.update({"error": first_error, "started_at": doc.get("started_at", ""), "ended_at": doc.get("ended_at", ""),
-                "order_index": doc.get("order_index"),
+                "order_index": doc.get("order_index"), "session": doc.get("session"),
                 "compared": bool(doc["compared"]) if doc.get("compared") is not None else doc["status"] == "ok",
                 "host_other_share": other_share(row, (bn.get("evidence") or {}).get("host_cores"))})
     row.update(_latency_columns("all", doc.get("overall")))
@@ -258,7 +260,9 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
     telemetry = _concat(_read_parts(_part_files(path, "telemetry", docs)), ["t_mono", "t_wall", "source", "run_id"])
     fine = _concat(_read_parts(_part_files(path, "series_100ms", docs)), [*FINE_COLUMNS, "run_id"])
     events = _concat(_read_parts(_part_files(path, "events", docs)), [*EVENT_COLUMNS, "run_id", "target"])
-    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry, "series_100ms": fine, "events": events}
+    slices = slice_table.conform(_concat(_read_parts(_part_files(path, "slices", docs)), list(slice_table.COLUMNS)))
+    return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry, "series_100ms": fine, "events": events,
+            "slices": slices}
 
 
 def _read_parts(files: list[Path]) -> list[pd.DataFrame]:

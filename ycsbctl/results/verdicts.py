@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ycsbctl.results import host_drift, looks, noise, stats
+from ycsbctl.results import host_drift, looks, noise, slice_pairs, stats
 from ycsbctl.results.cells import (
     Metric,
     by_round,
@@ -45,13 +45,13 @@ VERDICT_COLUMNS = ["workload", "target", "threads", "target_rate", "metric", "ba
                    "host_busy_max_pct"]
 
 
-def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
-                        alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
+def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True, alpha: float = stats.ALPHA,
+                        how: Judging | None = None, slices: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every other target against ``baseline`` at every latency percentile of every operation
     (:func:`percentile_metrics`), cell by cell, by the tests of :func:`target_verdicts` — ratio other ÷
     baseline with its interval and verdict, :data:`VERDICT_COLUMNS` plus ``op``. They are a family of their
     own (Benjamini–Hochberg over these cells), so that adding them leaves the headline verdicts (throughput
-    and the chosen latency) as they were."""
+    and the chosen latency) as they were. ``slices``: the folder's slices table (:func:`judged`)."""
     how = how or judging(paired, alpha)
     which = percentile_metrics(runs) if len(runs) else []
     cells = {k: g for k, g in cell_groups(runs, how.paired)}
@@ -61,7 +61,7 @@ def percentile_verdicts(runs: pd.DataFrame, baseline: str, paired: bool = True,
         if target == baseline or b is None:
             continue
         for op, m in which:
-            base, other, c = judged(b, g, m, how)
+            base, other, c = judged(b, g, m, how, slices)
             if not base or not other:
                 continue
             rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
@@ -97,11 +97,19 @@ def judging(paired: bool = True, alpha: float = stats.ALPHA, margin: float | Non
                    noise.noise_model(margins), alpha, equivalence_alpha)
 
 
-def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging) -> tuple[dict, dict, stats.Comparison]:
-    """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: the test (paired:
-    adjusted for the share of the host each side's point had, where it varied: :func:`ycsbctl.results.stats.adjusted`),
-    the equivalence margin and, with a noise model, the host's noise bound (:mod:`ycsbctl.results.noise`)."""
+def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging,
+           slices: pd.DataFrame | None = None) -> tuple[dict, dict, stats.Comparison]:
+    """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: where both cells'
+    points were measured in alternated sessions and ``slices`` (the folder's slices table) holds theirs, the
+    slice-paired test (:mod:`ycsbctl.results.slice_pairs`: one round gives an interval); else the rounds' test
+    (paired: adjusted for the share of the host each side's point had, where it varied:
+    :func:`ycsbctl.results.stats.adjusted`) with, given a noise model, the host's noise bound
+    (:mod:`ycsbctl.results.noise`: between-run noise, which the alternation pairs away). Either way the equivalence
+    margin."""
     base, other = by_round(b, m.column), by_round(g, m.column)
+    pairs = slice_pairs.cell_pairs(slices, b, g, m.column)
+    if pairs is not None:
+        return base, other, replace(slice_pairs.compare(pairs), equivalence=how.margin)
     base_share, other_share = noise.shares_by_round(b), noise.shares_by_round(g)
     c = stats.compare(base, other, paired=how.paired,
                       covariate=noise.covariate(base_share, other_share) if how.paired else None)
@@ -138,7 +146,9 @@ def verdict_row(key: dict, metric: Metric, baseline: str, base: dict, other: dic
             "margin_source": how.margin_source, "busy_rounds": busy_rounds, "host_busy_max_pct": busy_pct,
             "base_value": stats.interval(list(base.values())).centre,
             "value": stats.interval(list(other.values())).centre,
-            "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value, "n": c.n,
+            "ratio": c.ratio, "ci_low": c.low, "ci_high": c.high, "ci_level": c.level, "p_value": c.p_value,
+            # the rounds compared (the slice-paired test's own n is its blocks)
+            "n": len(base.keys() & other.keys()) if c.test == slice_pairs.TEST else c.n,
             "test": c.test,
             "detectable_pct": _pct(c.detectable),
             "caveat": caveat, "at_peak": at_peak, "_c": c, "_hib": metric.higher_is_better}
@@ -180,14 +190,16 @@ def _peak_key(cells: dict[tuple, pd.DataFrame], target: str, workload: str) -> t
 
 
 def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
-                    alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
+                    alpha: float = stats.ALPHA, how: Judging | None = None,
+                    slices: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every other target against ``baseline`` in each workload × threads × rate cell both measured, and
     at each one's peak (``at_peak``; threads is the target's peak, the baseline's own peak compared):
     ratio other ÷ baseline with its interval (``ci_level``: the family's, see
     :func:`ycsbctl.results.stats.family_level`; narrowed by the host's noise bound) and one of the four
     verdicts (:data:`VERDICT_COLUMNS`). ``paired`` (or ``how.paired``): the rounds interleaved the targets,
     so repetition r of each was measured close in time, and a point degraded only by a busy host is
-    compared too."""
+    compared too. ``slices``: the folder's slices table; a cell pair measured in alternated sessions is judged
+    slice by slice (:func:`judged`)."""
     how = how or judging(paired, alpha)
     cells = {k: g for k, g in cell_groups(runs, how.paired)}
     rows = []
@@ -198,7 +210,7 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
         if b is None:
             continue
         for m in metrics(latency):
-            base, other, c = judged(b, g, m, how)
+            base, other, c = judged(b, g, m, how, slices)
             rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
                                      "target_rate": cell_rate(rate)},
                              m, baseline, base, other, c, groups=(b, g), how=how))
@@ -210,7 +222,7 @@ def target_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", pai
             if bk is None or tk is None:
                 continue
             m = metrics(latency)[0]
-            base, other, c = judged(cells[bk], cells[tk], m, how)
+            base, other, c = judged(cells[bk], cells[tk], m, how, slices)
             row = verdict_row({"workload": workload, "target": target, "threads": int(tk[2]), "target_rate": math.nan},
                        m, baseline, base, other, c, caveat=f"peak against peak: {baseline} at {int(bk[2])} threads",
                        at_peak=True, groups=(cells[bk], cells[tk]), how=how)
@@ -236,7 +248,8 @@ def with_server_us_per_op(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paired: bool = True,
-                  alpha: float = stats.ALPHA, how: Judging | None = None) -> pd.DataFrame:
+                  alpha: float = stats.ALPHA, how: Judging | None = None,
+                  slices: pd.DataFrame | None = None) -> pd.DataFrame:
     """What every other target costs against ``baseline`` in each workload × threads × rate cell both
     measured: throughput, latency, and client and server CPU per operation (µs), each a ratio other ÷
     baseline with its interval and verdict (:data:`VERDICT_COLUMNS`), decided as one family — the same
@@ -250,7 +263,7 @@ def cost_verdicts(runs: pd.DataFrame, baseline: str, latency: str = "p99", paire
         if target == baseline or b is None:
             continue
         for m in (*metrics(latency), *CPU_METRICS):
-            base, other, c = judged(b, g, m, how)
+            base, other, c = judged(b, g, m, how, slices)
             if not base or not other:
                 continue
             rows.append(verdict_row({"workload": workload, "target": target, "threads": int(threads),
@@ -271,32 +284,43 @@ def baseline_of(plan: dict, runs: pd.DataFrame) -> str | None:
 
 def plan_judging(plan: dict, runs: pd.DataFrame) -> Judging:
     """How a folder's verdicts are judged, from its manifest's ``plan``: paired when its rounds interleaved the
-    targets, its ``--margin``, and its levels — in a sequential run (``--repeat auto``) those the analysis after
-    its last round tests at (:func:`ycsbctl.results.looks.spent_alpha`,
+    targets (or alternated them in sessions), its ``--margin``, and its levels — in a sequential run (``--repeat
+    auto``) those the analysis after its last round tests at (:func:`ycsbctl.results.looks.spent_alpha`,
     :func:`~ycsbctl.results.looks.equivalence_alpha`)."""
     alpha = float(plan.get("alpha") or stats.ALPHA)
     rounds = int(pd.to_numeric(runs["repetition"], errors="coerce").max()) if len(runs) and "repetition" in runs else 1
     given = plan.get("margin")
-    return judging(plan.get("run_order") in PAIRED_ORDERS, looks.plan_spent_alpha(plan, alpha, rounds),
+    paired = plan.get("run_order") in PAIRED_ORDERS or alternated(runs)
+    return judging(paired, looks.plan_spent_alpha(plan, alpha, rounds),
                    margin=float(given) if given is not None else None,
                    equivalence_alpha=looks.plan_spent_alpha(plan, alpha, rounds, equivalence=True))
 
 
-def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99") -> pd.DataFrame:
-    """Every target of a folder (its manifest's ``plan``) against its baseline (:func:`plan_judging`)."""
+def alternated(runs: pd.DataFrame) -> bool:
+    """Whether points of ``runs`` were measured in alternated sessions (their rounds pair: a round is one session
+    per cell, every target in it)."""
+    return "session" in runs and bool(runs["session"].notna().any())
+
+
+def plan_verdicts(plan: dict, runs: pd.DataFrame, latency: str = "p99",
+                  slices: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every target of a folder (its manifest's ``plan``) against its baseline (:func:`plan_judging`); ``slices``:
+    its slices table (:func:`judged`)."""
     base = baseline_of(plan, runs)
     if base is None:
         return pd.DataFrame(columns=VERDICT_COLUMNS)
-    return target_verdicts(runs, base, latency, how=plan_judging(plan, runs))
+    return target_verdicts(runs, base, latency, how=plan_judging(plan, runs), slices=slices)
 
 
-def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def verdict_tables(plan: dict, runs: pd.DataFrame, series: pd.DataFrame,
+                   slices: pd.DataFrame | None = None) -> dict[str, pd.DataFrame]:
     """The ``cells`` and ``verdicts`` tables (p99) of a finished folder whose manifest holds ``plan``, and
-    ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation."""
+    ``percentile_cells``/``percentile_verdicts``: every latency percentile of every operation; ``slices``: its
+    slices table (:func:`judged`)."""
     base = baseline_of(plan, runs)
-    pv = (percentile_verdicts(runs, base, how=plan_judging(plan, runs))
+    pv = (percentile_verdicts(runs, base, how=plan_judging(plan, runs), slices=slices)
           if base is not None else pd.DataFrame(columns=[*VERDICT_COLUMNS, "op"]))
-    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs),
+    return {"cells": cell_table(runs, series=series), "verdicts": plan_verdicts(plan, runs, slices=slices),
             "percentile_cells": percentile_cells(runs), "percentile_verdicts": pv}
 
 
