@@ -147,3 +147,26 @@ def test_the_default_plan_decides_by_itself_and_a_named_target_runs_one_round():
     assert repeat_option(None, None, default_plan=False) == (1, None, False)
     assert repeat_option("auto", "3%", default_plan=False) == (3, 0.03, False)  # --precision keeps its meaning
     assert repeat_option("4", None, default_plan=True) == (4, None, False)
+
+
+def test_a_round_starts_only_if_it_can_end_within_the_budget():
+    """The budget rule by hand: after ``done`` rounds that took ``spent`` seconds, round ``done + 1`` (at their mean
+    length, ``spent / done``) starts only if ``spent + spent / done`` stays within ``--budget``. Two rounds took
+    100 s (50 s a round): a third ends at ~150 s, so a budget of 160 s runs it and one of 140 s — which 100 s alone
+    is still within — does not. No plan of rounds is set, so only the budget decides."""
+    import time
+
+    from ycsbctl.experiment.sequential import Rounds
+
+    fits = Rounds(budget_s=160.0, most=30, started=time.monotonic() - 100.0)
+    go, line = fits.another(2, ["a cell"])
+    assert go and fits.stopped is None and line is not None and line.startswith("round 2: 1 cell(s) still undecided")
+    past = Rounds(budget_s=140.0, most=30, started=time.monotonic() - 100.0)
+    go, line = past.another(2, ["a cell"])
+    assert not go and line is not None and past.stopped is not None
+    said = "the --budget of 140 s would be passed by another round (100 s spent, ~50 s a round)"
+    assert past.stopped.startswith(said)
+    assert "1 cell(s) left undecided" in line
+    # the mean round counts every round so far: 100 s over 4 rounds is 25 s a round, a fifth ends at ~125 s
+    assert Rounds(budget_s=140.0, most=30, started=time.monotonic() - 100.0).another(4, None) == (True, None)
+    assert not Rounds(budget_s=120.0, most=30, started=time.monotonic() - 100.0).another(4, None)[0]

@@ -196,6 +196,24 @@ def test_the_looks_past_the_plan_and_folders_written_before_spend_as_they_did():
     assert looks.looks_until(10) == (1, 2, 3, 5, 8, 10) and looks.looks_until(8) == (1, 2, 3, 5, 8)
 
 
+def test_the_looks_past_the_plan_keep_five_percent_of_alpha_split_by_the_tail_of_zeta_one_and_a_half():
+    """The share of alpha kept for looks past the planned rounds, against the docs' 5 % and the Hurwitz zeta function
+    (scipy): 8 planned rounds are looked at after rounds 1, 2, 3, 5 and 8 (look 5 the plan's last); look k > 5 spends
+    alpha × 5 % × k^-1.5 / ζ(1.5, 6), so that all of them together spend exactly 5 % of alpha. Within the plan the
+    looks spend the other 95 %: a plan of one round tests its only look at 0.95 × alpha."""
+    from scipy.special import zeta
+
+    rest = 0.05 * 0.05 / zeta(1.5, 6)
+    for rounds, look in ((12, 6), (18, 7), (27, 8), (40, 9), (90, 11), (91, 12), (95, 16)):
+        assert looks.spent_alpha(0.05, rounds, True, 8, looks.SPENDING) == pytest.approx(rest * look ** -1.5, rel=1e-9)
+    assert looks.spent_alpha(0.05, 1, True, 1, looks.SPENDING) == pytest.approx(0.95 * 0.05, rel=1e-6)
+    assert looks.plan_spent_alpha({"sequential": True, "planned_rounds": 8, "spending": "obf"}, 0.05, 12) == \
+        pytest.approx(rest * 6 ** -1.5, rel=1e-9)
+    # a folder written before (the union bound): what follows look 1, (1 − 1/ζ(1.5)), keeps the same 5 % past the plan
+    union = (1 - 1 / zeta(1.5)) * 0.05 / zeta(1.5, 6)
+    assert [looks.look_weight(k, 8) for k in (6, 7, 20)] == pytest.approx([union * k ** -1.5 for k in (6, 7, 20)])
+
+
 def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_interval():
     """Analysis of covariance by hand (numpy's least squares, scipy's t): the log ratio of each round on the
     difference of the host each side had; the ratio is the fit at 0, its interval the intercept's t interval."""
