@@ -125,7 +125,11 @@ def test_compare_of_one_folder_gives_the_same_verdicts_as_json(experiment: Path,
         c = cells[(r["target"], r["metric"], bool(r["at_peak"]))]
         assert c["verdict"] == r["verdict"] and c["ratio"] == pytest.approx(r["ratio"])
     report = (experiment / "report.html").read_text(encoding="utf-8")
-    assert "How the targets compare" in report and "worse" in report and "no difference" not in report
+    # no uncalled cell reads "no difference" (the old word for undecided); an undecided cell whose rounds could see
+    # only a difference past 1,000× says so in words that hold it ("no difference under 1,000× either way would have
+    # been seen"), which the p99 cells of four half-second rounds at α 0.002 may be, by chance
+    said = report.replace("no difference under 1,000× either way would have been seen", "")
+    assert "How the targets compare" in report and "worse" in report and "no difference" not in said
 
 
 def test_the_headline_says_each_targets_verdict_with_its_ratio_from_the_runs(experiment: Path) -> None:

@@ -199,7 +199,7 @@ class Sweep(Alternated):
         return bool(wide)
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
-        from ycsbctl.experiment.sequential import open_cells
+        from ycsbctl.experiment.sequential import gone_of, open_cells
         from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
@@ -215,8 +215,10 @@ class Sweep(Alternated):
             self.console.note(self.rounds.planned_line())
         keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
         mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
-        looked = open_cells(mine, self.sink.manifest.plan) if done in looks.LOOK_ROUNDS else None
-        go, line = self.rounds.another(done, looked)
+        gone = gone_of(self.outcome.skipped, {self.study.target(n).label for n in self._stopped},
+                       [c.target.label for c in stage], self.study.baseline)  # a target skipped after a failed point
+        looked = open_cells(mine, self.sink.manifest.plan, gone.why) if done in looks.LOOK_ROUNDS else None
+        go, line = self.rounds.another(done, looked, gone)
         if line:
             self.console.note(line)
         if go:
