@@ -62,10 +62,19 @@ class Engine(Protocol):
         ...
 
 
+def alternates(engine: Engine) -> bool:
+    """Whether ``engine`` runs a spec with an :class:`~ycsbctl.engine.alternation.Alternation` (its runs then have
+    ``run_alternated``): an engine says so with ``alternates = True``; one that does not (the real YCSB, the Dask
+    cluster's, a stand-in in a test) measures one target per run."""
+    return bool(getattr(engine, "alternates", False))
+
+
 class NativeEngine:
-    """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`)."""
+    """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`); it
+    alternates targets inside one session (:func:`alternates`)."""
 
     name = "native"
+    alternates = True
 
     def warm_up(self, stores: Iterable[Any]) -> None:
         """Start the workers' fork server now, with what the workers of ``stores`` (registry stores) import
