@@ -1,6 +1,7 @@
-"""End to end on real Redis servers: an A/A pair is never called different (``equivalent`` or ``undecided``), a
-server held to a tenth of a
-core reads ``worse``, and the rounds interleave the targets in the order the seed fixes.
+"""End to end on real Redis servers, in the ``interleaved`` order (each point an engine session of its own; the
+``alternate`` order, the default, is tests/experiment/test_alternated_sweep.py's): an A/A pair is never called
+different (``equivalent`` or ``undecided``), a server held to a tenth of a core reads ``worse``, and the rounds
+interleave the targets in the order the seed fixes.
 
 Three redis-server processes the test starts: ``a`` (the baseline), ``twin`` (the same build and
 settings) and ``slow``, put in a cgroup with a CPU quota of 0.1 core in 10 ms periods (the kernel enforces it,
@@ -47,8 +48,8 @@ def experiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
             out = tmp / "exp"
             proc = subprocess.run(
                 [YCSBCTL, "run", "workload-c", *(a for s in servers for a in ("--target", s.url)), "--load",
-                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "0.5", "--records", "300", "--seed",
-                 str(SEED),
+                 "--threads", "4", "--repeat", str(ROUNDS), "--order", "interleaved", "--duration", "0.5", "--records",
+                 "300", "--seed", str(SEED),
                  "--alpha", "0.002", "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)],
                 capture_output=True, text=True, timeout=600, cwd=tmp)
             assert proc.returncode == 0, proc.stderr[-3000:]
