@@ -69,8 +69,8 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Serv
         server.proc.wait(10)
 
 
-def _session(urls: tuple[str, ...], seed: int, duration_s: float, warmup_s: float = 0.0, processes: int = 2,
-             **props: str) -> list[PhaseResult]:
+def _session(urls: tuple[str, ...], props: dict[str, str], seed: int, duration_s: float, warmup_s: float = 0.0,
+             processes: int = 2) -> list[PhaseResult]:
     alt = Alternation(urls, slice_s=SLICE_S, seed=seed)
     spec = PhaseSpec("run", urls[0], _props(**props), threads=4, processes=processes, warmup_s=warmup_s,
                      duration_s=duration_s, seed=seed, alternation=alt)
@@ -89,7 +89,7 @@ def test_each_stores_operations_are_what_it_counted_itself_and_its_slices_are_th
     and SQLite's updated rows are each exactly what the engine credited to that target (nothing to the other)."""
     url, server, db = stores
     calls_before, updates_before = _calls(server.port), _updates_counted(db)
-    sqlite_r, redis_r = _session((url, server.url), seed=5, duration_s=1.6, warmup_s=0.4, **MIX)
+    sqlite_r, redis_r = _session((url, server.url), MIX, seed=5, duration_s=1.6, warmup_s=0.4)
     calls, updates = _calls(server.port) - calls_before, _updates_counted(db) - updates_before
     assert sqlite_r.status == redis_r.status == "ok", (sqlite_r.errors, redis_r.errors)
     assert _operations(redis_r, "GET-BY-ID") == calls["get"] > 0
@@ -140,8 +140,8 @@ def test_an_executor_that_breaks_on_one_target_ends_that_target_alone(
     with sqlite3.connect(db) as src, sqlite3.connect(half) as dst:
         src.backup(dst)
         dst.execute("DELETE FROM items WHERE id % 2 = 1")
-    halved, whole = _session((f"sqlite:///{half}", server.url), seed=1, duration_s=1.6, processes=1,
-                             **{"media.operation": "byid", "media.check": "off"})
+    halved, whole = _session((f"sqlite:///{half}", server.url), {"media.operation": "byid", "media.check": "off"},
+                             seed=1, duration_s=1.6, processes=1)
     assert halved.status == "failed" and whole.status == "ok", (halved.errors, whole.errors)
     assert "the workload plug-in MediaItems: its executor GET-BY-ID call raised WrongAnswer" in halved.errors[0]
     assert "not found" in halved.errors[0] and not whole.errors
