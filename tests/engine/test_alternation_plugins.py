@@ -170,3 +170,26 @@ def test_a_plugin_needs_an_executor_for_every_alternated_targets_store(stores: t
     with pytest.raises(UserError) as e:
         PhaseRunner(spec)
     assert "cannot run on a sqlite target" in str(e.value) and "\n" not in str(e.value)
+
+
+ALTERNATING_FAULTY = "tests.workload.faulty_plugin:AlternatingFaulty"
+
+
+@pytest.mark.fault
+@pytest.mark.parametrize(("mode", "said"), [
+    ("badcode", "the workload plug-in AlternatingFaulty: its source gave op code 5, none of its op_codes('run'): [0]"),
+    ("hang", "the workload plug-in AlternatingFaulty: an operation of its executor had not returned 0.3 s (--timeout) "
+             "after the point's end; its clients were stopped"),
+])
+def test_a_source_that_breaks_or_a_client_that_hangs_fails_every_target(
+        stores: tuple[str, Server, Path], mode: str, said: str) -> None:
+    """The source is every target's, and a client held past the session's end holds the whole session: each
+    target's result fails, saying why (a hang is stopped --timeout after the session's end, not left for an hour)."""
+    _, server, _ = stores
+    props = {"workload": ALTERNATING_FAULTY, "recordcount": "0", "operationcount": "0", "faulty.mode": mode}
+    urls = (server.url, server.url.replace("/0", "/1"))
+    spec = PhaseSpec("run", urls[0], props, threads=2, processes=1, duration_s=0.8, timeout_s=0.3,
+                     alternation=Alternation(urls, slice_s=SLICE_S))
+    results = PhaseRunner(spec).run_alternated()
+    assert [r.status for r in results] == ["failed", "failed"], [r.errors for r in results]
+    assert all(r.errors[0] == said for r in results), [r.errors for r in results]
