@@ -39,3 +39,17 @@ def test_a_run_that_inserts_is_measured_one_target_at_a_time() -> None:
 def test_a_plugin_that_does_not_say_it_can_alternate_is_measured_one_target_at_a_time() -> None:
     why = _why("workload-b", "workload=tests.workload.faulty_plugin:Faulty") or ""
     assert "Faulty does not say its operations can alternate targets" in why and "\n" not in why
+
+
+def test_a_plugins_alternation_refusal_that_raises_is_a_refusal_in_one_line() -> None:
+    from tests.workload.faulty_plugin import AlternatingFaulty
+    from ycsbctl.workload.plugin import why_not_alternated
+
+    class Raising(AlternatingFaulty):
+        def alternation_refusal(self) -> str | None:
+            raise RuntimeError("its own bug")
+
+    assert why_not_alternated(AlternatingFaulty("ok")) is None
+    why = why_not_alternated(Raising("ok")) or ""
+    assert why.startswith("the workload plug-in Raising: its alternation_refusal() raised RuntimeError") and \
+        "its own bug" in why and "\n" not in why

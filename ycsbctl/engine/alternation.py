@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ycsbctl.errors import UserError, short_error
+from ycsbctl.errors import UserError
 
 SLICE_S_RANGE = (0.05, 10.0)  # s: shorter slices are mostly switch-over; longer ones leave the host's noise unpaired
 
@@ -94,9 +94,8 @@ def check(alt: Alternation, phase: str, duration_s: float | None, target_rate: f
         raise UserError("a target rate cannot alternate (pacing does not carry across the switches): drop it")
     if not duration_s:
         raise UserError("an alternated run needs a duration (--duration S): its slices are cut by time")
-    try:
-        why = workload.alternation_refusal()
-    except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
-        why = f"the workload plug-in {type(workload).__name__}: its alternation_refusal() raised {short_error(exc)}"
+    from ycsbctl.workload.plugin import why_not_alternated
+
+    why = why_not_alternated(workload)
     if why:
         raise UserError(why)

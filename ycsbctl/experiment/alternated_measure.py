@@ -27,6 +27,7 @@ from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
+from ycsbctl.workload.plugin import why_not_alternated
 
 # A server's rates over the session, made rates over its own slices (÷ its share of the session's time); its
 # memory, connections and maxima of levels are what they are. The network's figures only where they are the
@@ -49,7 +50,7 @@ def why_not_together(points: list[Point], study: Study) -> str | None:
     for p in points:
         if p.case.name != case.name:
             return "the targets run different workloads"
-    return case.built.alternation_refusal()  # a plug-in alternates when it says so (not a run that inserts)
+    return why_not_alternated(case.built)  # a plug-in alternates when it says so (not a run that inserts)
 
 
 def session_length(study: Study, targets: int) -> tuple[float, float]:

@@ -342,6 +342,14 @@ def require_executor(w: Workload, store: PluginStore, props: Properties) -> None
         raise UserError(f"the workload {name} {why}")
 
 
+def why_not_alternated(w: Workload) -> str | None:
+    """``w``'s :meth:`Workload.alternation_refusal`, a plug-in's raise said in one line as a refusal."""
+    try:
+        return w.alternation_refusal()
+    except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
+        return f"the workload plug-in {type(w).__name__}: its alternation_refusal() raised {short_error(exc)}"
+
+
 def op_names(p: Properties) -> tuple[str, ...]:
     """The measurement names of the workload ``p`` selects, by op code: its first six operations' names,
     then (at code 6) VERIFY, the engine's check of a read (``dataintegrity``), then its seventh (code 7)."""
