@@ -18,7 +18,8 @@ in one session, all clients switching target together every slice (A B B A block
 slice it started in); only the native engine runs one, through ``PhaseRunner.run_alternated`` (one result per
 target, each with its ``slices`` frame; ``run`` returns the first target's). The Java YCSB engine and the cluster
 engine refuse it (UserError), as the native one refuses a load, a run that inserts, a target rate, a plug-in
-workload, ``dataintegrity`` or a slice outside 0.05–10 s.
+workload that does not say its operations can alternate (``Workload.alternates``), ``dataintegrity`` or a slice
+outside 0.05–10 s.
 
 Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
 :class:`ycsbctl.engine.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
