@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import click
 from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, main
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
+from ycsbctl.urls import command_line
 from ycsbctl.user_input import writable_file
 
 
@@ -58,7 +58,7 @@ def calibrate(target: str, threads: str, duration_s: float, rounds: int, records
     def say(line: str) -> None:
         click.echo(line, err=True)
 
-    cal = run_calibration(plan, say, shlex.join(["ycsbctl", *sys.argv[1:]]), allow_concurrent)
+    cal = run_calibration(plan, say, command_line(sys.argv[1:]), allow_concurrent)
     for line in calibration_lines(cal):
         click.echo(line)
     if json_path is not None:

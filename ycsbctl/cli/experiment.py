@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +41,7 @@ from ycsbctl.experiment.plan import (
     split_targets,
 )
 from ycsbctl.experiment.resolve import expand_axes
+from ycsbctl.urls import command_line
 from ycsbctl.workload.properties import PropertySources
 
 
@@ -124,7 +124,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
     # --format json keeps stdout for its document: YCSB's block only goes to an exportfile
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
+        plan, out, command_line(sys.argv[1:]), resume=resume, write=write, print_ycsb=print_ycsb,
         quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources, study=study,
     )
     if outcome.folder is not None and not single and not report:
