@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from ycsbctl.errors import UserError
-from ycsbctl.user_input import ca_context, finite, readable_file, url_files, writable_file, writable_folder
+from ycsbctl.user_input import (
+    ca_context,
+    decimal_number,
+    finite,
+    readable_file,
+    url_files,
+    whole_number,
+    writable_file,
+    writable_folder,
+)
 
 
 def test_finite_lets_every_finite_number_through_and_no_nan_or_infinity():
@@ -18,6 +27,33 @@ def test_finite_lets_every_finite_number_through_and_no_nan_or_infinity():
     for bad in (math.nan, math.inf, -math.inf, float("1e999")):
         with pytest.raises(ValueError, match="is not a finite number"):
             finite(bad)
+
+
+def test_a_number_is_ascii_digits_and_no_other_scripts_digit_is_read_as_one():
+    """Every character Unicode gives a digit or numeric value (unicodedata, not our reading), but ASCII's ten, is
+    refused on its own and inside a number, by both rules; what they take is what int() and float() read."""
+    import sys
+    import unicodedata
+
+    others = [chr(c) for c in range(sys.maxunicode + 1) if not "0" <= chr(c) <= "9"
+              and unicodedata.numeric(chr(c), None) is not None]
+    assert len(others) > 1000 and "²" in others and "٣" in others
+    for ch in others:
+        for text in (ch, f"1{ch}", f"{ch}.5"):
+            with pytest.raises(ValueError):
+                whole_number(text)
+            with pytest.raises(ValueError):
+                decimal_number(text)
+    for text in ("0", "7", " 42 ", "+3", "-12", "0009"):
+        assert whole_number(text) == int(text)
+    for text in ("1", "2.5", ".5", "5.", "1e3", "-0.25", " 3E-2 "):
+        assert decimal_number(text) == float(text)
+    for bad in ("", "1_000", "1.0.0", "0x10", "nan", "inf", "1e999", "١٠"):
+        with pytest.raises(ValueError):
+            decimal_number(bad)
+    for bad in ("", "1_000", "1.0", "1e3", " ", "--1"):
+        with pytest.raises(ValueError):
+            whole_number(bad)
 
 
 def test_a_file_to_write_is_refused_where_the_file_system_would_refuse_it_and_nothing_is_left(tmp_path: Path):

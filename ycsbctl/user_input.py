@@ -1,4 +1,4 @@
-"""What a user types or names, checked once, the same way everywhere: a number that must be finite, a file
+"""What a user types or names, checked once, the same way everywhere: a number (ASCII digits, finite), a file
 ycsbctl must read (a CA certificate, a record), a file or folder ycsbctl must write (``compare -o``,
 ``--json``, ``exportfile``, ``--out``). Each refusal is a :class:`~ycsbctl.errors.UserError`: one line naming the
 path and what to do, exit 2 (the user named it: another name fixes it).
@@ -11,12 +11,37 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import ssl
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from ycsbctl.errors import UserError
+
+# A number as a user types it, wherever it is typed (an option, an environment variable, a -p property, a host:port):
+# ASCII digits only. Python's int() and float() read other scripts' digits ("٣" is 3) and str.isdigit() says True of
+# "²", which int() then refuses with a traceback.
+WHOLE = re.compile(r"[+-]?[0-9]+")  # Java's Integer.parseInt / Long.parseLong: no spaces inside, no "_"
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def whole_number(text: str) -> int:
+    """``text`` (blanks around it ignored) as an integer when it is ASCII digits with an optional sign; ValueError
+    otherwise (``²``, ``٣``, ``1_000``, ``1.0``, ``""``)."""
+    t = text.strip()
+    if not WHOLE.fullmatch(t):
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(t)
+
+
+def decimal_number(text: str) -> float:
+    """``text`` (blanks around it ignored) as a finite float when it is a decimal in ASCII digits (``2.5``, ``.5``,
+    ``1e3``); ValueError otherwise (``²``, ``nan``, ``inf``, ``1e999``, ``1_000``)."""
+    t = text.strip()
+    if not DECIMAL.fullmatch(t):
+        raise ValueError(f"{text!r} is not a number")
+    return finite(float(t))
 
 
 def finite(value: float) -> float:

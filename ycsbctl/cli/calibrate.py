@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, main
+from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, WholeRange, main
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
 from ycsbctl.urls import command_line
@@ -25,16 +25,16 @@ from ycsbctl.user_input import writable_file
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=3.0,
               show_default=True,
               help="seconds per side, thread count and round.")
-@click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--rounds", type=WholeRange(min=1), default=5, show_default=True,
               help="rounds (each side once per thread count per round); two or more give intervals and verdicts.")
-@click.option("--records", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--records", type=WholeRange(min=1), default=10_000, show_default=True,
               help="records both sides read.")
 @click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0, max=MAX_POINT_S), default=1.0, show_default=True,
               help="seconds of ycsbctl per thread count before the rounds, not measured (redis-benchmark's warm-up is "
                    "2,000 requests).")
-@click.option("--processes", type=click.IntRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
+@click.option("--processes", type=WholeRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=WholeRange(min=0), default=0, show_default=True,
               help="the order of thread counts and sides in each round.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="also write every sample and comparison to this file.")

@@ -11,6 +11,7 @@ import click
 from ycsbctl.cli import (
     MAX_POINT_S,
     FiniteFloatRange,
+    WholeRange,
     docker_host_option,
     image_option,
     main,
@@ -159,7 +160,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @common_options
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
-@click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--load-threads", type=WholeRange(min=1), default=None, metavar="N",
               help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
 @click.option("--repeat", default=None, metavar="N|auto",
               help="Rounds: each visits every point once (see --order). auto: add interleaved rounds until every "
@@ -174,7 +175,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--precision", default=None, metavar="P%",
               help="With --repeat: add rounds until every point's 95 % throughput interval is within ±P "
                    "(e.g. 3%) instead of until decided.")
-@click.option("--max-repeat", type=click.IntRange(min=1), default=None,
+@click.option("--max-repeat", type=WholeRange(min=1), default=None,
               help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
                    "--repeat auto, 10 with --precision].")
 @click.option("--order", type=click.Choice(["auto", "interleaved", "blocks", "target"]), default="auto",
@@ -193,7 +194,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
               help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
 @click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
-@click.option("--operations", type=click.IntRange(min=1), default=None,
+@click.option("--operations", type=WholeRange(min=1), default=None,
               help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=None,
               help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
@@ -211,7 +212,7 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
 @click.option("--slo-start", default=None, metavar="RATE",
               help="The search's first rate (ops/s, e.g. 5k); it then goes up or down by 4× [default: "
                    "measure one unpaced point and start at half its throughput].")
-@click.option("--slo-points", type=click.IntRange(min=2, max=30), default=8, show_default=True,
+@click.option("--slo-points", type=WholeRange(min=2, max=30), default=8, show_default=True,
               help="Points the SLO search may run per target × workload × threads (the unpaced one included).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
               help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
@@ -288,6 +289,10 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
     rounds, precision_f, sequential = repeat_option(repeat, precision, default_plan=not chosen and not slo)
     most = max_repeat or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
     budget_s = duration_option(budget, "--budget")
+    if iperf_server:  # its host:port checked before anything starts (it is used after the servers are up)
+        from ycsbctl.telemetry.network import parse_server  # (here: telemetry imports pandas)
+
+        parse_server(iperf_server)
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=load_threads, repeat=rounds,
         precision=precision_f, max_repeat=max(most, rounds), order=order, placement=placement, baseline=baseline,
@@ -315,7 +320,7 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
 @main.command(**panelled())
 @click.argument("workload", required=False)
 @common_options
-@click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
+@click.option("--threads", type=WholeRange(), default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
          docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:
