@@ -38,6 +38,16 @@ CASES: list[tuple[str, list[str], str]] = [
      "bad postgresql URL: its user or password holds a character the URL reads as its own"),
     ("unescaped # in a Redis password", ["run", "b", "--target", f"redis://:{SECRET}#x@127.0.0.1:1/0"],
      "write them percent-encoded"),
+    # port 0 was read as no port: the store's default (6379, 27017) was measured instead
+    ("port zero", ["run", "b", "--target", "redis://127.0.0.1:0", "--threads", "1"], "port 0 is no server's port"),
+    ("port zero in a host list, with password", ["run", "b", "--target", f"mongodb://u:{SECRET}@h:27017,h2:00/ycsb"],
+     "mongodb://u:***@h:27017,h2:00/ycsb: port 0 is no server's port"),
+    # an empty target (a script's unset variable) ran the whole default plan
+    ("empty --target", ["run", "b", "--target", "", "--threads", "1"], "--target/--targets '': a target is empty"),
+    ("empty --targets", ["run", "b", "--targets", "", "--threads", "1"], "--target/--targets '': a target is empty"),
+    ("blank --targets", ["run", "b", "--targets", " ", "--threads", "1"], "a target is empty"),
+    ("empty item in --targets", ["run", "b", "--targets", "basic://,", "--threads", "1"], "a target is empty"),
+    ("empty --target on load", ["load", "b", "--target", ""], "a target is empty"),
     ("MongoDB port not a number", ["run", "b", "--target", "mongodb://127.0.0.1:nope/ycsb"], "mongodb://host:port/db"),
     ("unknown scheme", ["run", "b", "--target", "ftp://127.0.0.1"], "use redis://host:port"),
     ("a bad URL in a --targets list", ["run", "b", "--targets", "basic://,redis://127.0.0.1:x1"],

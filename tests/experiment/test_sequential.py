@@ -134,6 +134,12 @@ def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first
     (["--budget", "0s"], "--budget '0s': give a time such as 90s, 10m or 1h"),
     (["--budget", "soon"], "--budget 'soon': give a time such as 90s, 10m or 1h"),
     (["--repeat", "auto", "--slo", "p99<1ms"], "--slo runs each rate once: drop --repeat/--precision"),
+    # a budget that bounds nothing was ignored silently
+    (["--budget", "10m"], "--budget '10m' bounds the rounds --repeat auto adds to decide between two or more targets; "
+                          "--repeat 1 runs its rounds whole: drop --budget"),
+    (["--repeat", "3", "--budget", "10m"], "--repeat 3 runs its rounds whole: drop --budget"),
+    (["--repeat", "auto", "--budget", "10m"], "with one target there is nothing to decide: drop --budget"),
+    (["--repeat", "auto", "--precision", "5%", "--budget", "10m"], "--precision stops at its width or --max-repeat"),
 ])
 def test_a_bad_margin_or_budget_is_one_line_and_exit_2(args, said):
     r = run_cli("run", "workload-b", "--target", "basic://", "--threads", "2", *args)

@@ -48,7 +48,8 @@ from ycsbctl.workload.properties import PropertySources
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None, listed=None) -> list[str]:
     """--targets-file's targets (``listed``), then --target and --targets, in order, without duplicates."""
-    chosen = split_targets(list(listed.targets if listed else []) + list(target) + ([targets] if targets else []))
+    given = [*(listed.targets if listed else []), *target, *([targets] if targets is not None else [])]
+    chosen = split_targets(given)
     for t in chosen:
         if "://" in t and not is_url(t):
             from ycsbctl.stores.registry import protocol_of
@@ -308,6 +309,11 @@ def run(workloads: tuple[str, ...], target, targets, prop_files, props, records,
         disturb=list(disturb), yardstick=timed, **settings,
         **target_spec_maps(server_config, target_kind, binary, listed, tls),
     )
+    if budget is not None and not (plan.sequential and len(plan.targets) > 1):  # a bound on nothing, once silent
+        why = ("with one target there is nothing to decide" if plan.sequential else "--precision stops at its width "
+               "or --max-repeat" if plan.precision is not None else f"--repeat {plan.repeat} runs its rounds whole")
+        raise UserError(f"--budget {budget!r} bounds the rounds --repeat auto adds to decide between two or more "
+                        f"targets; {why}: drop --budget")
     single = url_only and plan.points() == 1
     if plan.exportfile and not single:
         raise UserError(f"exportfile={plan.exportfile}: YCSB's exportfile holds one point's block; a sweep keeps "
