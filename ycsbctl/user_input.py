@@ -9,6 +9,8 @@ folder use the same words.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import os
 import re
@@ -95,6 +97,37 @@ def writable_file(path: str | Path, what: str, *, creates_folders: bool = False)
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
         raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
                         fix="give a file in a folder ycsbctl can write") from None
+    return p
+
+
+def write_whole(path: str | Path, data: str, what: str) -> Path:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file beside it (its folders made), on disk,
+    then renamed into place. Any failure (a full disk, a read-only or missing folder, a file where a folder would
+    be) is one line naming ``what`` and the path, exit 1, with no temporary file left and an older file untouched."""
+    p = Path(path).expanduser()
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    made = False
+    folders = [f for f in p.parents if not f.exists()][::-1]  # the folders it makes, outermost first
+    try:
+        for folder in folders:
+            if folder.parent.exists() and not folder.parent.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "Not a directory")
+            folder.mkdir()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        made = True
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except OSError as exc:
+        if made:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for folder in folders[::-1]:  # the folders it made, innermost first (one it did not make is not empty)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise UserError(f"cannot write {what} {p}: {_reason(exc)}", exit_code=1) from None
     return p
 
 

@@ -4,6 +4,7 @@ drift out."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 
@@ -372,3 +373,28 @@ def test_a_server_held_by_its_cpu_quota_in_one_folder_only_changed_and_the_unhel
     runs["server_throttled_pct"] = [5.0 if t == "mongodb" else float("nan") for t in runs["target"]]
     runs.to_parquet(b / "runs.parquet", index=False)
     assert compare([a, b]).control is None
+
+
+def test_compare_onto_a_full_disk_is_one_line_and_leaves_no_temporary_file(pair, tmp_path):
+    """``compare -o`` onto a tmpfs with room for no page (its check that the path is writable passes: the folder
+    is): one line, exit 1, and the folder as it was, as os.listdir reads it (was: a traceback and a .tmp left)."""
+    import os
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "ycsbctl-test", str(disk)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        with contextlib.suppress(OSError), open(disk / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        page = disk / "cmp" / "compare.html"
+        r = CliRunner().invoke(main, ["compare", str(pair[0]), str(pair[1]), "-o", str(page)])
+        assert r.exit_code == 1, r.output
+        assert r.stderr.splitlines()[-1] == f"error: cannot write the comparison page {page}: No space left on device"
+        assert "Traceback" not in r.output and os.listdir(disk) == ["filler"]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)

@@ -13,7 +13,7 @@ from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, WholeRange, main
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
 from ycsbctl.urls import command_line
-from ycsbctl.user_input import writable_file
+from ycsbctl.user_input import writable_file, write_whole
 
 
 @main.command()
@@ -62,5 +62,5 @@ def calibrate(target: str, threads: str, duration_s: float, rounds: int, records
     for line in calibration_lines(cal):
         click.echo(line)
     if json_path is not None:
-        json_path.write_text(json.dumps(cal.to_dict(), indent=2, default=float) + "\n")
+        write_whole(json_path, json.dumps(cal.to_dict(), indent=2, default=float) + "\n", "the calibration (--json)")
         click.echo(f"json: {json_path}")
