@@ -398,3 +398,34 @@ def test_compare_onto_a_full_disk_is_one_line_and_leaves_no_temporary_file(pair,
         assert "Traceback" not in r.output and os.listdir(disk) == ["filler"]
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_compare_json_gives_each_not_compared_cell_its_own_metrics_figures(tmp_path):
+    """A cell left uncompared (every round of the baseline's point failed): its throughput object holds the mean
+    throughput of each side's ok rounds, its latency object the mean p99 of the same rounds (none on the baseline's
+    side: null), each read from the folders' runs.parquet with pandas (was open to a latency object carrying the
+    throughput's figures: no test read them)."""
+    import pandas as pd
+
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", **SMALL)
+    runs = pd.read_parquet(a / "runs.parquet")
+    cell = (runs["target"] == "redis") & (runs["threads"] == 8) & (runs["phase"] == "run")
+    runs.loc[cell, "status"] = "failed"
+    runs.to_parquet(a / "runs.parquet", index=False)
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    left = [c for c in json.loads(r.stdout) if not c["compared"]]
+    assert {(c["target"], c["threads"], c["metric"]) for c in left} == {("redis", 8, "throughput"), ("redis", 8, "p99")}
+
+    def mean(folder, c, column: str) -> float:
+        runs = pd.read_parquet(folder / "runs.parquet")
+        ok = runs[(runs["target"] == c["target"]) & (runs["workload"] == c["workload"])
+                  & (runs["threads"] == c["threads"]) & (runs["phase"] == "run") & (runs["status"] == "ok")]
+        return float(ok[column].mean())
+
+    for c in left:
+        column = "throughput_ops" if c["metric"] == "throughput" else "all_p99_us"
+        assert c["value"] == pytest.approx(mean(b, c, column)), c
+        base = mean(a, c, column)
+        assert c["base_value"] == pytest.approx(base) if base == base else c["base_value"] is None, c
