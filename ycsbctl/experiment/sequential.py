@@ -31,13 +31,31 @@ def runs_of(records: list[RunRecord]) -> pd.DataFrame:
     return pd.DataFrame([run_row(run_doc(r)) for r in records])
 
 
-def open_cells(records: list[RunRecord], plan: dict) -> list[str]:
+def kept_runs(sink: object, records: list[RunRecord], keys: set[tuple]) -> pd.DataFrame:
+    """The runs table of the cells ``keys`` ((target, workload, phase, threads, rate or None), a cell's key) of
+    every run ``sink`` keeps — a resumed folder's earlier rounds included (its runs/*.json, as
+    :func:`ycsbctl.results.tables.read_run_docs` reads them) — else of ``records`` (a sink in memory: this
+    process's runs are all it has)."""
+    from pathlib import Path
+
+    from ycsbctl.results.tables import read_run_docs
+
+    path = getattr(sink, "path", None)
+    runs = pd.DataFrame([run_row(d) for d in read_run_docs(path)]) if isinstance(path, Path) else runs_of(records)
+    if not len(runs):
+        return runs
+    rates = pd.to_numeric(runs["target_rate"], errors="coerce")
+    return runs[[(t, w, p, int(n), None if r != r else float(r)) in keys for t, w, p, n, r in
+                 zip(runs["target"], runs["workload"], runs["phase"], runs["threads"], rates)]]
+
+
+def open_cells(records: list[RunRecord] | pd.DataFrame, plan: dict) -> list[str]:
     """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
-    undecided (…)``, from ``records`` and the manifest's ``plan``; empty when all are decided (or none is
-    compared: one target)."""
-    if not records:
+    undecided (…)``, from ``records`` (or their runs table) and the manifest's ``plan``; empty when all are
+    decided (or none is compared: one target)."""
+    if not len(records):
         return []
-    v = plan_verdicts(plan, runs_of(records))
+    v = plan_verdicts(plan, records if isinstance(records, pd.DataFrame) else runs_of(records))
     if not len(v):
         return []
     tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)]
