@@ -170,7 +170,8 @@ def _run_plan(plan: Plan, out: Path | None, single: bool, quiet: bool, resume: P
                    "plan (no target named), else 1].")
 @click.option("--budget", default=None, metavar="TIME",
               help=f"With --repeat auto: the time the rounds may take, e.g. 10m [default: {DEFAULT_BUDGET_S / 60:g}m]; "
-                   "cells still open then are left undecided, with the difference they could have detected.")
+                   "cells still open then are left undecided, with the difference they could have detected. Refused "
+                   "where it would bound nothing (--repeat N, --precision, one target).")
 @click.option("--margin", default=None, metavar="P%",
               help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%].")
 @click.option("--precision", default=None, metavar="P%",
