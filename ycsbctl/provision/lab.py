@@ -41,7 +41,7 @@ SCHEDULER_PORT = 8786
 REDIS_PORT = 6379
 MONGO_PORT = 27017
 IPERF_PORT = 5201
-_RATE = re.compile(r"^(\d+(?:\.\d+)?)(k|m|g)?bit$", re.IGNORECASE)
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)(k|m|g)?bit$", re.IGNORECASE | re.ASCII)
 NETNS_DIR = "/var/run/netns"  # where `ip netns add` binds a namespace's file
 _LAB_NS = re.compile(r"^yl[0-9a-f]+-[a-z0-9]+$")  # Lab.ns(): yl<tag>-<host>
 
