@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import shlex
 from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit, urlunsplit
 
 _SECRET_PARAMS = re.compile(r"pass|secret|token|key", re.IGNORECASE)
 # The userinfo runs to the netloc's LAST "@" (as urllib and the drivers read the host): an unescaped "@"
 # inside a password (``u:p@ss@h``) is part of the password, so all of it is hidden.
 _USERINFO = re.compile(r"^(?:(?P<user>[^:]*):(?P<pw>.*)|(?P<lone>.*))@")
-_ANY_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:/\s]*):(?P<pw>[^/\s]+)@",
-                               re.IGNORECASE)
 
 
 def _hidden_pair(pair: str) -> str:
@@ -25,8 +24,10 @@ def redact_url(url: str) -> str:
     """``url`` with its password (userinfo and password-like query values) replaced by ``***``."""
     try:
         parts = urlsplit(url)
-    except ValueError:
-        return _ANY_URL_USERINFO.sub(lambda m: f"{m['scheme']}{m['user']}:***@", url)
+    except ValueError:  # not a URL urllib reads (a bad IPv6 bracket): everything before the host's "@" is hidden
+        scheme, sep, rest = url.partition("://")
+        creds, at, host = rest.partition("/")[0].rpartition("@")
+        return f"{scheme}{sep}***@{rest[len(creds) + 1:]}" if sep and at else url
     netloc = parts.netloc
     m = _USERINFO.match(netloc)
     if m and m.group("pw") is not None:
@@ -83,6 +84,38 @@ def redact_text(text: str) -> str:
     # a text without a secret's name cannot match the property pattern (python -m bench point_overhead: it is
     # written with each point)
     return _SECRET_PROPERTY.sub(_redact_property, text) if _SECRET_NAME.search(text) else text
+
+
+def redact_argument(arg: str) -> str:
+    """One command-line argument or ``-p`` property with its secret hidden, by parsing it, never by a pattern over
+    a whole line: a URL (:func:`redact_url`), ``name=value`` whose value is a URL (``--target=redis://…``) or whose
+    name says secret (``redis.password=s3cr'et`` → ``redis.password=***``: a quote or a space in the value is
+    still the value), or the argument as given."""
+    if "://" in arg.partition("=")[0]:
+        return redact_url(arg)
+    name, sep, value = arg.partition("=")
+    if not sep or not value:
+        return arg
+    if "://" in value:
+        return f"{name}={redact_url(value)}"
+    return f"{name}=***" if _SECRET_NAME.search(name) else arg
+
+
+def redact_arguments(args: list[str]) -> list[str]:
+    """``args`` (a command line's, ``-p`` properties) each through :func:`redact_argument`, and the value after a
+    flag whose name says secret (``--password s3cr'et``) hidden whole."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        flag = args[i - 1] if i else ""
+        secret_flag = flag.startswith("-") and "=" not in flag and bool(_SECRET_NAME.search(flag))
+        out.append("***" if secret_flag and not arg.startswith("-") else redact_argument(arg))
+    return out
+
+
+def command_line(argv: list[str]) -> str:
+    """``ycsbctl ARGS…`` as the folder and the host claim record it: each argument redacted as it was given
+    (:func:`redact_arguments`), then quoted for a shell."""
+    return shlex.join(["ycsbctl", *redact_arguments(argv)])
 
 
 def _redact_property(m: re.Match) -> str:

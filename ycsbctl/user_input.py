@@ -1,4 +1,4 @@
-"""What a user types or names, checked once, the same way everywhere: a number that must be finite, a file
+"""What a user types or names, checked once, the same way everywhere: a number (ASCII digits, finite), a file
 ycsbctl must read (a CA certificate, a record), a file or folder ycsbctl must write (``compare -o``,
 ``--json``, ``exportfile``, ``--out``). Each refusal is a :class:`~ycsbctl.errors.UserError`: one line naming the
 path and what to do, exit 2 (the user named it: another name fixes it).
@@ -9,14 +9,41 @@ folder use the same words.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import math
 import os
+import re
 import ssl
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from ycsbctl.errors import UserError
+
+# A number as a user types it, wherever it is typed (an option, an environment variable, a -p property, a host:port):
+# ASCII digits only. Python's int() and float() read other scripts' digits ("٣" is 3) and str.isdigit() says True of
+# "²", which int() then refuses with a traceback.
+WHOLE = re.compile(r"[+-]?[0-9]+")  # Java's Integer.parseInt / Long.parseLong: no spaces inside, no "_"
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def whole_number(text: str) -> int:
+    """``text`` (blanks around it ignored) as an integer when it is ASCII digits with an optional sign; ValueError
+    otherwise (``²``, ``٣``, ``1_000``, ``1.0``, ``""``)."""
+    t = text.strip()
+    if not WHOLE.fullmatch(t):
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(t)
+
+
+def decimal_number(text: str) -> float:
+    """``text`` (blanks around it ignored) as a finite float when it is a decimal in ASCII digits (``2.5``, ``.5``,
+    ``1e3``); ValueError otherwise (``²``, ``nan``, ``inf``, ``1e999``, ``1_000``)."""
+    t = text.strip()
+    if not DECIMAL.fullmatch(t):
+        raise ValueError(f"{text!r} is not a number")
+    return finite(float(t))
 
 
 def finite(value: float) -> float:
@@ -70,6 +97,37 @@ def writable_file(path: str | Path, what: str, *, creates_folders: bool = False)
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(p) else ""
         raise UserError(f"cannot write {what} {path}: {_reason(exc)}{where}",
                         fix="give a file in a folder ycsbctl can write") from None
+    return p
+
+
+def write_whole(path: str | Path, data: str, what: str) -> Path:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file beside it (its folders made), on disk,
+    then renamed into place. Any failure (a full disk, a read-only or missing folder, a file where a folder would
+    be) is one line naming ``what`` and the path, exit 1, with no temporary file left and an older file untouched."""
+    p = Path(path).expanduser()
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    made = False
+    folders = [f for f in p.parents if not f.exists()][::-1]  # the folders it makes, outermost first
+    try:
+        for folder in folders:
+            if folder.parent.exists() and not folder.parent.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "Not a directory")
+            folder.mkdir()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        made = True
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except OSError as exc:
+        if made:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for folder in folders[::-1]:  # the folders it made, innermost first (one it did not make is not empty)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise UserError(f"cannot write {what} {p}: {_reason(exc)}", exit_code=1) from None
     return p
 
 

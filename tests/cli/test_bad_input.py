@@ -38,6 +38,16 @@ CASES: list[tuple[str, list[str], str]] = [
      "bad postgresql URL: its user or password holds a character the URL reads as its own"),
     ("unescaped # in a Redis password", ["run", "b", "--target", f"redis://:{SECRET}#x@127.0.0.1:1/0"],
      "write them percent-encoded"),
+    # port 0 was read as no port: the store's default (6379, 27017) was measured instead
+    ("port zero", ["run", "b", "--target", "redis://127.0.0.1:0", "--threads", "1"], "port 0 is no server's port"),
+    ("port zero in a host list, with password", ["run", "b", "--target", f"mongodb://u:{SECRET}@h:27017,h2:00/ycsb"],
+     "mongodb://u:***@h:27017,h2:00/ycsb: port 0 is no server's port"),
+    # an empty target (a script's unset variable) ran the whole default plan
+    ("empty --target", ["run", "b", "--target", "", "--threads", "1"], "--target/--targets '': a target is empty"),
+    ("empty --targets", ["run", "b", "--targets", "", "--threads", "1"], "--target/--targets '': a target is empty"),
+    ("blank --targets", ["run", "b", "--targets", " ", "--threads", "1"], "a target is empty"),
+    ("empty item in --targets", ["run", "b", "--targets", "basic://,", "--threads", "1"], "a target is empty"),
+    ("empty --target on load", ["load", "b", "--target", ""], "a target is empty"),
     ("MongoDB port not a number", ["run", "b", "--target", "mongodb://127.0.0.1:nope/ycsb"], "mongodb://host:port/db"),
     ("unknown scheme", ["run", "b", "--target", "ftp://127.0.0.1"], "use redis://host:port"),
     ("a bad URL in a --targets list", ["run", "b", "--targets", "basic://,redis://127.0.0.1:x1"],
@@ -106,6 +116,28 @@ CASES: list[tuple[str, list[str], str]] = [
     ("repeat zero", ["run", "b", *BASIC, "--repeat", "0"], "--repeat '0': give a number of rounds (≥ 1) or auto"),
     ("repeat a word", ["run", "b", *BASIC, "--repeat", "often"], "--repeat 'often'"),
     ("precision too wide", ["run", "b", *BASIC, "--repeat", "auto", "--precision", "150%"], "--precision '150%'"),
+    # -- numbers in other scripts' digits: one rule, ASCII digits (ycsbctl.user_input); "²" was a traceback, "٣" read 3
+    ("repeat a superscript two", ["run", "b", *BASIC, "--repeat", "²"], "--repeat '²': give a number of rounds"),
+    ("threads an Arabic-Indic three", ["run", "b", "--target", "basic://", "--threads", "٣"], "(8,16,32)"),
+    ("threads a range of superscripts", ["run", "b", "--target", "basic://", "--threads", "²..⁸"], "(8..128)"),
+    ("records an Arabic-Indic three", ["run", "b", *BASIC, "--records", "٣"], "'٣' is not a whole number"),
+    ("records a superscript two", ["load", "b", "--target", "basic://", "--records", "²"], "is not a whole number"),
+    ("duration an Arabic-Indic three", ["run", "b", *BASIC, "--duration", "٣"], "'٣' is not a finite number"),
+    ("target rate in Devanagari digits", ["run", "b", *BASIC, "--target-rate", "५k"], "--target-rate '५k'"),
+    ("budget in Arabic-Indic minutes", ["run", "b", *BASIC, "--repeat", "auto", "--budget", "٣m"], "--budget '٣m'"),
+    ("margin a superscript share", ["run", "b", *BASIC, "--margin", "²%"], "--margin '²%'"),
+    ("precision a superscript share", ["run", "b", *BASIC, "--repeat", "auto", "--precision", "³%"],
+     "--precision '³%'"),
+    ("iperf3 server port a superscript", ["run", "b", *BASIC, "--iperf-server", "127.0.0.1:²"],
+     "--iperf-server '127.0.0.1:²'"),
+    ("recordcount a superscript", ["run", "b", *BASIC, "-p", "recordcount=²"], "-p recordcount=N"),
+    ("server memory in Arabic-Indic digits", ["run", "b", "--target", "redis", "--server-memory", "٣g"],
+     "--server-memory '٣g' is not a size"),
+    ("server cpus in Arabic-Indic digits", ["run", "b", "--target", "redis", "--server-cpus", "٣"],
+     "--server-cpus '٣' is not a cpuset"),
+    ("slo limit in Arabic-Indic digits", ["run", "b", "--target", "redis", "--slo", "p99<٣ms"], "--slo 'p99<٣ms'"),
+    ("disturbance size in Arabic-Indic digits", ["run", "b", "--target", "redis", "--disturb", "del:set:٢M@1s"],
+     "size '٢m'"),
     ("placement unknown", ["run", "b", *BASIC, "--placement", "half"], "'--placement'"),
     ("error rate above 1", ["run", "b", *BASIC, "--max-error-rate", "2"], "'--max-error-rate'"),
     ("operations zero", ["run", "b", *BASIC, "--operations", "0"], "'--operations'"),
@@ -322,12 +354,13 @@ def test_a_refusal_of_core_workload_input_comes_before_numpy_is_imported(case: s
     assert r.returncode == 2 and r.stderr.startswith("error: ") and "imported before" not in r.stderr, r.stderr
 
 
-def test_a_bad_baseline_length_in_the_environment_is_one_line_before_the_host_is_claimed(tmp_path: Path):
+@pytest.mark.parametrize("seconds", ["0.5", "²", "٣"])  # "²" was a traceback; "٣" was read as 3
+def test_a_bad_baseline_length_in_the_environment_is_one_line_before_the_host_is_claimed(seconds: str, tmp_path: Path):
     claims = tmp_path / "claims"
     r = subprocess.run([*CLI, "run", "b", *BASIC], capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                       env={**os.environ, "YCSBCTL_BASELINE_S": "0.5", "YCSBCTL_CLAIM_DIR": str(claims)})
-    assert r.returncode == 2 and r.stderr == ("error: YCSBCTL_BASELINE_S='0.5': give whole seconds of iperf3 traffic "
-                                              "from 1 to 60\n"), r.stderr
+                       env={**os.environ, "YCSBCTL_BASELINE_S": seconds, "YCSBCTL_CLAIM_DIR": str(claims)})
+    assert r.returncode == 2 and r.stderr == (f"error: YCSBCTL_BASELINE_S={seconds!r}: give whole seconds of iperf3 "
+                                              "traffic from 1 to 60\n"), r.stderr
     assert not claims.exists() or not any(claims.iterdir())
 
 

@@ -219,8 +219,29 @@ def test_resume_takes_back_the_passwords_the_manifest_does_not_keep():
     given = stored.with_secrets(["redis://:pw1@127.0.0.1:7000/0"], ["redis.password=pw2", "recordcount=99"])
     assert given.targets == ["redis://:pw1@127.0.0.1:7000/0", "redis"]
     assert given.properties == ["recordcount=10", "redis.password=pw2"]  # only redacted values come back
-    with pytest.raises(UserError, match=r"redis://:\*\*\*@127.0.0.1:7000/0\): pass them again with --resume"):
+    with pytest.raises(UserError, match=r"pass them again with --resume.*: redis://:\*\*\*@127.0.0.1:7000/0$"):
         stored.with_secrets([], ["redis.password=pw2"])
+
+
+def test_a_stored_plan_holds_no_piece_of_a_quoted_password_and_takes_it_back_whole():
+    """The manifest's plan (:meth:`Plan.to_dict`, as JSON) with a password holding a quote, a space and an ``=``
+    in a URL, a ``-p`` property and a scheduler URL: none of its pieces stored; read back and given again
+    (``--resume``), the plan's targets and properties are the ones first given, character for character."""
+    import json
+    from urllib.parse import quote
+
+    from ycsbctl.experiment.plan import Plan
+
+    secret = "s3cr'et pw=x"
+    url = f"redis://:{quote(secret, safe='')}@127.0.0.1:7000/0"
+    first = Plan(workloads=["b"], targets=[url, "basic://"], properties=["recordcount=10", f"redis.password={secret}"])
+    stored = json.dumps(first.to_dict())
+    assert not [p for p in ("s3cr", "et pw", "pw=x", quote(secret, safe="")) if p in stored], stored
+    back = Plan.from_dict(json.loads(stored))
+    assert back.targets == ["redis://:***@127.0.0.1:7000/0", "basic://"]
+    assert back.properties == ["recordcount=10", "redis.password=***"]
+    given = back.with_secrets([url], [f"redis.password={secret}"])
+    assert (given.targets, given.properties) == (first.targets, first.properties)
 
 
 def test_a_replica_killed_during_a_point_that_does_not_fail_is_restarted_before_the_next(tmp_path: Path,

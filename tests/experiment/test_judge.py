@@ -340,6 +340,25 @@ def test_a_point_cut_short_keeps_its_reason_but_neither_a_label_nor_a_rate_and_a
     assert rows[RunStatus.OK][1]["throughput_ops"] == pytest.approx(1900 / 2.0)
 
 
+def test_a_point_cut_short_keeps_no_label_not_even_a_faults_which_a_point_failed_by_its_errors_keeps():
+    """A failed point keeps only a fault's label (stall, client-stall, host-busy: Verdict's rule), but one cut short
+    keeps none: its label would name a rate it did not measure. Each fault label given to a cut-short result is
+    dropped; given to a result the engine ran to its end whose ERROR rate failed it, it is kept (was: the cut-short
+    rule could be removed unseen, as the test above gives only a label the failed rule drops anyway)."""
+    from ycsbctl.results.names import FAULT_LABELS
+
+    assert len(FAULT_LABELS) == 3
+    for label in FAULT_LABELS:
+        r = result([900, 1000], errors=["lost the server at 127.0.0.1:6379"])
+        r.status = RunStatus.FAILED
+        cut = judge(r, max_error_rate=1.0, bottleneck={"label": label, "text": label})
+        assert r.cut_short and cut.status == "failed" and cut.bottleneck is None, (label, cut)
+        ran = result([900, 1000, 950], returns={"OK": 1425, "ERROR": 1425}, errors=["ERROR from the server"])
+        failed = judge(ran, max_error_rate=0.01, bottleneck={"label": label, "text": label})
+        assert not ran.cut_short and failed.status == "failed", (label, failed)
+        assert (failed.bottleneck or {}).get("label") == label, (label, failed)
+
+
 def test_the_verdicts_small_rules_each_said_by_a_case():
     from ycsbctl.experiment.missing import find_missing
 

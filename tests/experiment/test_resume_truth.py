@@ -118,3 +118,66 @@ def test_resume_with_a_target_the_plan_does_not_hold_is_refused_and_the_folder_l
     again = subprocess.run([cli, "run", "--resume", str(out), "--quiet"], capture_output=True, text=True, timeout=120,
                            cwd=tmp_path)  # a basic:// plan resumes as it was stored
     assert again.returncode == 0, again.stderr
+
+
+def test_a_password_with_a_quote_is_kept_out_of_the_folder_and_resume_sends_it_when_given_again(tmp_path: Path):
+    """A password with a quote (once shell-quoted into a command line, then cut by a pattern: its tail was stored)
+    given both in the URL and as ``-p redis.password``: no file of the folder holds any piece of it, the command line
+    and the plan say ``***`` where it was; a resume without it says what to pass; given again, the resumed points
+    reach the server, whose own counters (``INFO commandstats``) count exactly their operations."""
+    import redis as redis_py
+
+    from tests.fixtures.servers import start_redis
+
+    password = "s3cr'etQZ"
+    server = start_redis(tmp_path / "auth", extra=("--requirepass", password))
+    url = server.url.replace("redis://", f"redis://:{password}@")
+    given = ["--target", url, "-p", f"redis.password={password}"]
+    out = tmp_path / "exp"
+    partial = out.parent / f".{out.name}.partial"
+    rds = redis_py.Redis(port=server.port, password=password)
+    try:
+        props = {k: str(v) for k, v in {**load_properties("workload-b"), "recordcount": 200}.items()}
+        assert run_phase(PhaseSpec("load", url, props, threads=4, processes=1)).status == "ok"
+        proc = subprocess.Popen([YCSBCTL, "run", "workload-b", *given, "--records", "200", "--threads",
+                                 "2,4,8", "--duration", "0.5", "--warmup", "0", "--processes", "1", "--no-telemetry",
+                                 "--quiet", "--out", str(out)], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(lambda: bool(list((partial / "runs").glob("*.run.t2.*.json"))) or proc.poll() is not None,
+                       120, "the 2-thread point kept", 0.05)
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        assert proc.returncode == 130, err[-2000:]
+        manifest = (out / "manifest.json").read_text()
+        assert "--target 'redis://:***@127.0.0.1:" in manifest and "-p 'redis.password=***'" in manifest
+        assert '"redis.password=***"' in manifest
+        without = subprocess.run([YCSBCTL, "run", "--resume", str(out)], cwd=tmp_path, capture_output=True,
+                                 text=True, timeout=120)
+        assert without.returncode == 2 and without.stderr.endswith(
+            "pass them again with --resume, as --target URL and -p name=value: "
+            f"{url.replace(password, '***')}, redis.password=***\n"), without.stderr
+        done = set(pd.read_parquet(out / "runs.parquet").query("status == 'ok' and phase == 'run'")["run_id"])
+        rds.config_resetstat()
+        again = subprocess.run([YCSBCTL, "run", "--resume", str(out), *given], cwd=tmp_path, capture_output=True,
+                               text=True, timeout=300)
+        assert again.returncode == 0, again.stderr[-2000:]
+        calls = {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in rds.info("commandstats").items()}
+    finally:
+        rds.close()
+        server.stop()
+    runs = pd.read_parquet(out / "runs.parquet").set_index("run_id")
+    sweep = runs[runs["phase"] == "run"]
+    assert sorted(sweep["threads"]) == [2, 4, 8] and set(sweep["status"]) == {"ok"}
+    resumed = sweep.index.difference(sorted(done))
+    assert len(resumed) >= 1 and sweep.loc[resumed, "operations"].sum() == calls["hgetall"] + calls["hmset"]
+    assert "zadd" not in calls  # no reload
+    drawn = subprocess.run([YCSBCTL, "report", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert drawn.returncode == 0 and (out / "report.html").exists(), drawn.stderr[-2000:]
+    assert "redis.password=***" in (out / "report.html").read_text()  # the command line, as stored
+    leaked = [p for p in out.rglob("*") if p.is_file() and any(s in p.read_bytes() for s in (b"s3cr", b"etQZ"))]
+    assert leaked == []

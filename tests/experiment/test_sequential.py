@@ -4,6 +4,8 @@ options that set it up from the command line."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.fixtures.cli import run_cli
@@ -134,6 +136,12 @@ def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first
     (["--budget", "0s"], "--budget '0s': give a time such as 90s, 10m or 1h"),
     (["--budget", "soon"], "--budget 'soon': give a time such as 90s, 10m or 1h"),
     (["--repeat", "auto", "--slo", "p99<1ms"], "--slo runs each rate once: drop --repeat/--precision"),
+    # a budget that bounds nothing was ignored silently
+    (["--budget", "10m"], "--budget '10m' bounds the rounds --repeat auto adds to decide between two or more targets; "
+                          "--repeat 1 runs its rounds whole: drop --budget"),
+    (["--repeat", "3", "--budget", "10m"], "--repeat 3 runs its rounds whole: drop --budget"),
+    (["--repeat", "auto", "--budget", "10m"], "with one target there is nothing to decide: drop --budget"),
+    (["--repeat", "auto", "--precision", "5%", "--budget", "10m"], "--precision stops at its width or --max-repeat"),
 ])
 def test_a_bad_margin_or_budget_is_one_line_and_exit_2(args, said):
     r = run_cli("run", "workload-b", "--target", "basic://", "--threads", "2", *args)
@@ -241,3 +249,58 @@ def test_no_compared_cell_can_gain_a_round_once_the_baseline_or_every_other_targ
     assert not go and line == ("rounds stop: redis (could not restart after a crash) is gone: no compared cell can "
                                "gain a round; the cells still undecided stay so (see the report: the difference each "
                                "could have detected)")
+
+
+def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_with_the_looks_it_had(tmp_path):
+    """Two real Redis servers compared with ``--repeat auto``, interrupted (SIGINT) as soon as "rounds planned" is
+    said, then ``--resume``d: the rounds go on from round 2 — each target gets the consecutive rounds 1..k, k the
+    planned count or an earlier look (1, 2, 3, 5, 8…) that decided every cell, as the manifest's rounds_stopped says
+    — and the servers' own counters (INFO commandstats) count every operation the resumed rounds say they made
+    (was: nothing ran, exit 0, the folder marked complete as if its rounds had ended)."""
+    import signal
+    import subprocess
+
+    import pandas as pd
+    import redis
+
+    from tests.fixtures.cli import CLI, env
+    from tests.fixtures.servers import start_redis
+
+    servers = [start_redis(tmp_path / f"s{i}") for i in (1, 2)]
+    out = tmp_path / "auto"
+    quiet = env(YCSBCTL_HOST_BUSY_SHARE="off", YCSBCTL_YARDSTICK="off", YCSBCTL_REPORT="off")
+    try:
+        first = subprocess.Popen([*CLI, "run", "workload-c", "--targets", ",".join(s.url for s in servers), "--load",
+                                  "--records", "200", "--repeat", "auto", "--budget", "20s", "--threads", "1",
+                                  "--duration", "0.3", "--warmup", "0", "--processes", "1", "--no-telemetry", "--out",
+                                  str(out)], cwd=tmp_path, env=quiet, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        assert first.stderr is not None
+        said = []
+        for line in first.stderr:
+            said.append(line)
+            if line.startswith("rounds planned: "):
+                first.send_signal(signal.SIGINT)
+                break
+        _, rest = first.communicate(timeout=120)
+        assert first.returncode == 130, "".join(said) + rest
+        planned = int(said[-1].split()[2])
+        counters = [redis.Redis.from_url(s.url) for s in servers]
+        for c in counters:
+            c.config_resetstat()
+        again = subprocess.run([*CLI, "run", "--resume", str(out)], cwd=tmp_path, env=quiet, capture_output=True,
+                               text=True, timeout=300)
+        gets = sum(int(c.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)) for c in counters)
+    finally:
+        for s in servers:
+            s.stop()
+    assert again.returncode == 0, again.stderr[-3000:]
+    runs = pd.read_parquet(out / "runs.parquet")
+    sweep = runs[runs["phase"] == "run"]
+    rounds = {t: sorted(g["repetition"]) for t, g in sweep.groupby("target")}
+    k = len(next(iter(rounds.values())))
+    assert len(rounds) == 2 and all(r == list(range(1, k + 1)) for r in rounds.values()), rounds
+    stopped = json.loads((out / "manifest.json").read_text())["plan"]["rounds_stopped"]["run"]
+    assert k >= 2 and (k == planned and "planned from the --budget ran" in stopped
+                       or k in looks.LOOK_ROUNDS and "every compared cell is decided" in stopped), (k, planned, stopped)
+    assert sweep[sweep["repetition"] >= 2]["operations"].sum() == gets  # the resumed rounds, on the servers

@@ -258,6 +258,41 @@ def test_redact_url_hides_passwords_only(url, shown):
     assert redact_url(url) == shown
 
 
+@pytest.mark.parametrize("secret", ["s3cr'et", 's3"cr et', "a'b'c=d,e", "p@ss"])
+def test_a_command_line_keeps_every_argument_but_its_secrets_whatever_characters_they_hold(secret: str) -> None:
+    """The recorded command line, read back as a shell reads it (``shlex.split``) and each URL as urllib reads it:
+    every argument in its place, the URL's host, port and path and every property's name as given, each secret
+    ``***``, and no piece of any secret anywhere (a pattern over the joined line once kept a quote's tail)."""
+    import shlex
+    from urllib.parse import quote, urlsplit
+
+    from ycsbctl.urls import command_line
+
+    url = f"redis://:{quote(secret, safe='')}@127.0.0.1:6390/0"
+    argv = ["run", "workload-b", "--target", url, "-p", f"redis.password={secret}", "--target=" + url,
+            "-p", f"mongodb.url=mongodb://app:{quote(secret, safe='')}@h:27017/ycsb", "--threads", "8",
+            "--token", secret, "-p", "recordcount=10"]
+    line = command_line(argv)
+    back = shlex.split(line)
+    assert back[0] == "ycsbctl" and len(back) == len(argv) + 1
+    for given, shown in zip(argv, back[1:]):
+        if "://" in given:
+            flagged = given.startswith(("--target=", "mongodb.url="))
+            name, _, value = given.partition("=") if flagged else ("", "", given)
+            was, now = urlsplit(value), urlsplit(shown.removeprefix(f"{name}=" if name else ""))
+            assert (now.hostname, now.port, now.path, now.username or "") == (was.hostname, was.port, was.path,
+                                                                                 was.username or "")
+            assert now.password == "***"
+        elif given.startswith("redis.password="):
+            assert shown == "redis.password=***"
+        elif given == secret:
+            assert shown == "***"
+        else:
+            assert shown == given
+    pieces = [secret, quote(secret, safe=""), *secret.replace('"', "'").split("'")]
+    assert not [piece for piece in pieces if len(piece) > 2 and piece in line], line
+
+
 def test_a_sentence_naming_urls_is_shown_as_written() -> None:
     """The --tls refusal's own example URLs came out as 'postgresql://…?sslmode=require%3B mysql://…?ssl=true%29'."""
     from ycsbctl.urls import redact_text

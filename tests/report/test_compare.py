@@ -4,6 +4,7 @@ drift out."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 
@@ -372,3 +373,59 @@ def test_a_server_held_by_its_cpu_quota_in_one_folder_only_changed_and_the_unhel
     runs["server_throttled_pct"] = [5.0 if t == "mongodb" else float("nan") for t in runs["target"]]
     runs.to_parquet(b / "runs.parquet", index=False)
     assert compare([a, b]).control is None
+
+
+def test_compare_onto_a_full_disk_is_one_line_and_leaves_no_temporary_file(pair, tmp_path):
+    """``compare -o`` onto a tmpfs with room for no page (its check that the path is writable passes: the folder
+    is): one line, exit 1, and the folder as it was, as os.listdir reads it (was: a traceback and a .tmp left)."""
+    import os
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "ycsbctl-test", str(disk)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        with contextlib.suppress(OSError), open(disk / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        page = disk / "cmp" / "compare.html"
+        r = CliRunner().invoke(main, ["compare", str(pair[0]), str(pair[1]), "-o", str(page)])
+        assert r.exit_code == 1, r.output
+        assert r.stderr.splitlines()[-1] == f"error: cannot write the comparison page {page}: No space left on device"
+        assert "Traceback" not in r.output and os.listdir(disk) == ["filler"]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_compare_json_gives_each_not_compared_cell_its_own_metrics_figures(tmp_path):
+    """A cell left uncompared (every round of the baseline's point failed): its throughput object holds the mean
+    throughput of each side's ok rounds, its latency object the mean p99 of the same rounds (none on the baseline's
+    side: null), each read from the folders' runs.parquet with pandas (was open to a latency object carrying the
+    throughput's figures: no test read them)."""
+    import pandas as pd
+
+    a = build_experiment(tmp_path, "a", **SMALL)
+    b = build_experiment(tmp_path, "b", **SMALL)
+    runs = pd.read_parquet(a / "runs.parquet")
+    cell = (runs["target"] == "redis") & (runs["threads"] == 8) & (runs["phase"] == "run")
+    runs.loc[cell, "status"] = "failed"
+    runs.to_parquet(a / "runs.parquet", index=False)
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    left = [c for c in json.loads(r.stdout) if not c["compared"]]
+    assert {(c["target"], c["threads"], c["metric"]) for c in left} == {("redis", 8, "throughput"), ("redis", 8, "p99")}
+
+    def mean(folder, c, column: str) -> float:
+        runs = pd.read_parquet(folder / "runs.parquet")
+        ok = runs[(runs["target"] == c["target"]) & (runs["workload"] == c["workload"])
+                  & (runs["threads"] == c["threads"]) & (runs["phase"] == "run") & (runs["status"] == "ok")]
+        return float(ok[column].mean())
+
+    for c in left:
+        column = "throughput_ops" if c["metric"] == "throughput" else "all_p99_us"
+        assert c["value"] == pytest.approx(mean(b, c, column)), c
+        base = mean(a, c, column)
+        assert c["base_value"] == pytest.approx(base) if base == base else c["base_value"] is None, c

@@ -172,7 +172,7 @@ def test_the_suite_reads_no_record_and_none_can_be_written_where_it_looks():
     left on the disk by an earlier run (a mutant's) once gave a later suite a ±2 % margin."""
     assert host_drift.read().source.startswith("the default, no calibration record at")
     assert host_drift.read().of("throughput") == host_drift.DEFAULT_MARGIN
-    with pytest.raises(OSError):
+    with pytest.raises(UserError, match="cannot write the calibration record .*: Not a directory"):
         host_drift.record([("throughput", 1.5)], "test")
 
 
@@ -265,3 +265,45 @@ def test_the_host_drift_record_keeps_the_newest_200_drifts_per_metric(tmp_path):
     path = host_drift.record(ratios, "test", tmp_path / "host_drift.json")
     kept = json.loads(path.read_text(encoding="utf-8"))["metrics"]["throughput"]["drifts"]
     assert len(kept) == 200 and kept[0] == pytest.approx(host_drift.drift(1 + 6 / 10_000), abs=1e-6)
+
+
+def test_calibrate_into_a_cache_folder_it_cannot_write_is_one_line_and_leaves_nothing(tmp_path: Path):
+    """``compare --calibrate`` with ``YCSBCTL_CACHE_DIR`` under a file, on a full tmpfs, and missing: the first two
+    one line (exit 1), the file system as it was (os.listdir: no temporary file, no folder); a missing folder is made
+    and holds the record, which reads back as the pair's drift."""
+    import contextlib
+    import os
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from tests.fixtures.experiments import build_experiment
+    from ycsbctl.cli import main
+
+    small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
+    a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", speedup={"redis": 0.85}, **small)
+    (tmp_path / "plain").write_text("a file")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "ycsbctl-test", str(disk)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        with contextlib.suppress(OSError), open(disk / "filler", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+        for cache, why in ((tmp_path / "plain" / "cache", "Not a directory"), (disk, "No space left on device")):
+            before = {d: sorted(os.listdir(d)) for d in (tmp_path, disk)}
+            r = CliRunner().invoke(main, ["compare", str(a), str(b), "--calibrate", "--format", "json"],
+                                   env={"YCSBCTL_CACHE_DIR": str(cache)})
+            assert r.exit_code == 1 and r.stderr.splitlines()[-1] == (
+                f"error: cannot write the calibration record {cache / host_drift.FILE}: {why}"), r.output
+            assert "Traceback" not in r.output and {d: sorted(os.listdir(d)) for d in before} == before
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+    missing = tmp_path / "new" / "cache"
+    r = CliRunner().invoke(main, ["compare", str(a), str(b), "--calibrate", "--format", "json"],
+                           env={"YCSBCTL_CACHE_DIR": str(missing)})
+    assert r.exit_code == 0 and os.listdir(missing) == [host_drift.FILE], r.output
+    assert host_drift.read(missing / host_drift.FILE).of("throughput") == pytest.approx(1 / 0.85 - 1, abs=1e-4)

@@ -177,6 +177,43 @@ def test_a_manifest_field_of_the_wrong_type_or_unknown_is_named():
         TelemetrySummary.from_dict({"samples": "many"})
 
 
+def test_a_plan_value_of_the_wrong_json_type_is_named_where_the_manifest_is_read_and_the_folder_still_reports(
+        tmp_path: Path):
+    """Every plan key readers compute with (PLAN_FIELDS), given a value of another JSON type, is a SchemaError naming
+    it; the plan the writer itself makes (Plan.to_dict, JSON round trip) passes whole. A folder whose manifest says
+    ``"alpha": "x"`` is named as damaged, once, and its report and comparison are drawn from its runs (was: a
+    ValueError traceback from whichever reader met the alpha first)."""
+    from click.testing import CliRunner
+
+    from tests.fixtures.experiments import build_experiment
+    from ycsbctl.cli import main
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.results.schema import PLAN_FIELDS
+
+    written = json.loads(json.dumps(Plan(workloads=["b"], targets=["basic://", "redis"], margin=0.1).to_dict()))
+    assert Manifest.from_dict({"experiment_id": "x", "plan": written}).plan == written
+    assert set(PLAN_FIELDS) - {"planned_rounds", "spending", "records", "operations", "duration_s", "warmup_s",
+                               "budget_s", "precision"} <= set(written)  # the keys checked are keys written
+    for key, (kind, _) in PLAN_FIELDS.items():
+        wrong = 5 if kind == "text" else "x"
+        with pytest.raises(SchemaError, match=rf"^manifest\.plan\.{key}: '{wrong}' is not {kind}$"):
+            Manifest.from_dict({"experiment_id": "x", "plan": {**written, key: wrong}})
+    for alpha in (0, 1, 1.5, -0.05):
+        with pytest.raises(SchemaError, match="is no significance level"):
+            Manifest.from_dict({"experiment_id": "x", "plan": {**written, "alpha": alpha}})
+    small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
+    a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", speedup={"redis": 0.85}, **small)
+    manifest = json.loads((b / "manifest.json").read_text())
+    (b / "manifest.json").write_text(json.dumps({**manifest, "plan": {**manifest["plan"], "alpha": "x"}}))
+    for args in (["report", str(b)], ["compare", str(b), str(a), "-o", str(tmp_path / "c.html")]):
+        r = CliRunner().invoke(main, args)
+        warned = [x for x in r.stderr.splitlines() if x.startswith("warning:")]
+        assert r.exit_code == 0 and warned == [
+            f"warning: {b / 'manifest.json'} is damaged (SchemaError: manifest.plan.alpha: 'x' is not a number); "
+            "plan and versions unknown; the runs are read from runs/*.json"], r.output
+    assert (b / "report.html").exists() and (tmp_path / "c.html").exists()
+
+
 def test_an_import_folder_written_before_the_schema_keeps_its_version_under_versions():
     m = Manifest.from_dict({"source": "import-ycsb", "tool": {"ycsbctl": "0.1.0"}, "plan": {"targets": ["redis"]},
                             "experiment_id": "imp", "status": "complete", "imported_logs": [{"log": "a.log"}]})

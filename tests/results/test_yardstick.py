@@ -93,6 +93,25 @@ def test_a_folder_without_a_yardstick_or_with_a_damaged_one_reads_as_none(tmp_pa
     assert "yardstick.parquet is damaged" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("column", ["cpu_ops_per_s", "rtt_us", "round", "cpus"])
+def test_a_yardstick_file_with_a_figure_that_is_no_number_is_named_and_read_as_none(tmp_path, capsys, column):
+    """A yardstick.parquet whose ``column`` holds text ("x") where a figure must be: named as damaged once, read as no
+    yardstick (was: a float("x") traceback in compare, report and the notebook); the same file with the figure a
+    number reads whole, its values as pandas wrote them."""
+    row = reading(4e6, 100.0, 0.25).row(1, "run", "", "2026-11-27T08:01:00+00:00")
+    good = pd.DataFrame([row, {**row, "round": 2}], columns=ys.COLUMNS)
+    good.to_parquet(tmp_path / ys.FILE, index=False)
+    back = ys.read_table(tmp_path)
+    pd.testing.assert_frame_equal(back, pd.read_parquet(tmp_path / ys.FILE).reindex(columns=ys.COLUMNS))
+    bad = good.astype({column: str})  # a column of text, one of which is no number
+    bad.loc[1, column] = "x"
+    bad.to_parquet(tmp_path / ys.FILE, index=False)
+    capsys.readouterr()
+    assert ys.read_table(tmp_path).empty
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and said[0].startswith(f"warning: {tmp_path / ys.FILE} is damaged"), said
+
+
 def _runs(scale: float = 1.0) -> pd.DataFrame:
     """Target a, workloadb, 8 threads, three rounds; throughput times ``scale``, p99 over it."""
     tp, p99 = [1000.0, 1040.0, 980.0], [500.0, 520.0, 510.0]

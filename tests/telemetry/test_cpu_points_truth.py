@@ -12,6 +12,7 @@ kernel held the side back: it was saturated). Both sides run ahead of the host's
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import threading
@@ -25,11 +26,13 @@ import redis
 from tests.fixtures.cgroups import PERIOD_US, CpuGroup, cpu_quota
 from tests.fixtures.cli import YCSBCTL
 from tests.fixtures.servers import ROOT, start_redis
+from tests.fixtures.waiting import wait_until
 from ycsbctl.telemetry.cpu_limit import (
     CpuStat,
     Throttling,
     _quota_in,
     cpu_quota_cores,
+    cpu_stat,
     parse_cpu_stat,
     quota_group,
     throttle_counts,
@@ -243,6 +246,52 @@ def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
     assert b["why"].startswith("client-cpu: the load generator's workers ran "), b["why"]
 
 
+@pytest.mark.parametrize(("outer", "inner"), [(1.5, 0.25), (0.25, None)])
+def test_the_cpu_limit_of_a_chain_of_cgroups_is_its_tightest_quota_wherever_it_sits(outer: float,
+                                                                                     inner: float | None):
+    """A process in a cgroup nested in another: the cores it may use are the smaller quota of the chain (the kernel
+    holds it to each), read from the group that sets it — the inner one under a looser outer one, the outer one above
+    an inner one with none (cgroup v1 refuses an inner quota looser than its parent's). The quotas as the kernel
+    holds them (cpu.max / cpu.cfs_quota_us, read back) are the truth, not the values asked for."""
+    from contextlib import suppress
+
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        with cpu_quota(outer) as group:
+            child = group.path / "inner"
+            if group.v2:  # the inner group's quota needs the cpu controller on for the outer group's children
+                (group.path / "cgroup.subtree_control").write_text("+cpu")
+            child.mkdir()
+            try:
+                nested = CpuGroup(child, group.v2, outer)
+                if inner is not None:
+                    nested.set_cores(inner)
+                nested.add(sleeper.pid)
+
+                def held(g: CpuGroup) -> float:  # the quota the kernel holds, in cores (inf: none)
+                    if g.v2:
+                        quota, period = (g.path / "cpu.max").read_text().split()
+                        return math.inf if quota == "max" else int(quota) / int(period)
+                    quota_us = int((g.path / "cpu.cfs_quota_us").read_text())
+                    return math.inf if quota_us < 0 else quota_us / int((g.path / "cpu.cfs_period_us").read_text())
+
+                truth = {group.path: held(group), child: held(nested)}
+                tightest = min(truth.values())
+                assert sorted(truth.values()) == sorted([outer, math.inf if inner is None else inner])
+                assert cpu_quota_cores(sleeper.pid) == tightest == usable_cores(sleeper.pid)
+                assert quota_group(sleeper.pid) == next(p for p, q in truth.items() if q == tightest)
+            finally:
+                sleeper.kill()
+                sleeper.wait()
+                wait_until(lambda: not nested.pids(), 10, "the inner group emptied")
+                with suppress(OSError):
+                    child.rmdir()
+    finally:
+        if sleeper.poll() is None:
+            sleeper.kill()
+            sleeper.wait()
+
+
 def test_the_cpu_limit_of_a_process_is_its_cgroups_quota_read_as_the_kernel_wrote_it(tmp_path):
     sleeper = subprocess.Popen(["sleep", "60"])
     try:
@@ -282,6 +331,41 @@ def test_cpu_stat_is_read_in_either_layout_and_throttling_is_the_change_between_
     assert throttling(v1, v1).pct == 0.0 and throttling(v1, v1).throttled_s == 0.0
     assert parse_cpu_stat("usage_usec 5\nuser_usec 3\n") is None  # no cpu controller: no quota counters
     assert parse_cpu_stat("nr_periods 1\nnr_throttled x\nthrottled_time 3\n") is None
+
+
+def test_a_group_made_anew_with_more_periods_but_fewer_throttled_counts_from_zero():
+    """Two readings of a group's counters across its making anew, from the kernel: the old group held to a tenth of
+    a core (most periods throttled), the new one unheld until it has run more periods than the old one did. Only its
+    throttled count went back — so it is a new group, and its throttling is its own counters from zero (was: noticed
+    only when the periods went back; the throttled count then fell below zero)."""
+    import sys
+
+    spin = [sys.executable, "-c", "import time\nend = time.time() + 30\nwhile time.time() < end:\n    pass\n"]
+
+    def counters(group: CpuGroup) -> CpuStat:
+        stat = cpu_stat(group.path)
+        assert stat is not None
+        return stat
+
+    with cpu_quota(0.1, period_us=10_000) as old_group:
+        p = subprocess.Popen(spin, preexec_fn=old_group.preexec)  # noqa: PLW1509 - a test's child, one thread
+        try:
+            wait_until(lambda: counters(old_group).throttled >= 50, 30, "the old group throttled in 50 periods")
+        finally:
+            p.kill()
+            p.wait()
+        old = counters(old_group)
+    with cpu_quota(4.0, period_us=10_000) as new_group:
+        p = subprocess.Popen(spin, preexec_fn=new_group.preexec)  # noqa: PLW1509
+        try:
+            wait_until(lambda: counters(new_group).periods > old.periods, 60, "the new group past the old's periods")
+        finally:
+            p.kill()
+            p.wait()
+        new = counters(new_group)
+    assert new.periods > old.periods and new.throttled < old.throttled, (old, new)
+    assert throttling(old, new) == Throttling(new.periods, new.throttled, new.throttled_s)
+    assert 0.0 <= throttling(old, new).pct <= 100.0
 
 
 def test_a_containers_throttling_is_its_stats_throttling_data_and_its_quota_its_host_config():

@@ -102,3 +102,58 @@ def test_the_hosts_cpu_per_kind_is_each_processes_change_and_a_new_ones_all():
     used, foreign = cpu_use(before, now, kernel, lambda pid: pid in ours or pid == 300)
     assert used == {"ours": 0.5 + 0.75 + 0.5, "kernel": 0.25, "foreign": 1.5 + 0.125 + 0.375}
     assert foreign == {"stress": 1.625, "cc1": 0.375}
+
+
+def _spinner(prefix: list[str], name: str) -> int:
+    """A process named ``name`` that spins on a CPU for at most 20 s, started under ``prefix`` and left to
+    init (not this process's descendant, so only its network namespace can make it ours): its pid."""
+    import shlex
+    import subprocess
+    import sys
+
+    code = (f"open('/proc/self/comm', 'w').write({name!r})\nimport time\nend = time.time() + 20\n"
+            "while time.time() < end:\n    pass\n")
+    sh = f"{shlex.join([sys.executable, '-c', code])} >/dev/null 2>&1 & echo $!"
+    out = subprocess.run([*prefix, "sh", "-c", sh], capture_output=True, text=True, timeout=30, check=True)
+    return int(out.stdout.split()[0])
+
+
+def test_a_process_on_a_lab_host_is_ours_and_one_on_this_host_is_another_program(tmp_path):
+    """Two spinners, neither this process's descendant: one on the lab's server host (``ip netns exec``), one on
+    this machine's own network. ``ip netns identify`` (iproute2, not our reading) says which is on the lab's
+    host; the host sampler counts that one as ours, the other as a foreign program by its name."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import time
+
+    import psutil
+    import pytest
+
+    from ycsbctl.provision.lab import Lab, lab_namespaces
+    from ycsbctl.telemetry.host import HostSampler, net_namespace
+
+    if shutil.which("ip") is None or os.geteuid() != 0:
+        pytest.skip("the namespace lab needs `ip` and root")
+    lab = Lab(clients=0, logs=str(tmp_path)).make_hosts()
+    pids: list[int] = []
+    try:
+        pids += [_spinner(lab.exec_argv("srv"), "labspin"), _spinner([], "hostspin")]
+        named = {subprocess.run(["ip", "netns", "identify", str(p)], capture_output=True, text=True).stdout.strip()
+                 for p in pids}
+        assert named == {lab.ns("srv"), ""}, named  # the truth: one on the lab's host, one on none of its hosts
+        assert net_namespace(pids[0]) in lab_namespaces() and net_namespace(pids[1]) not in lab_namespaces()
+        sampler = HostSampler(lambda: [])
+        sampler.prime()
+        used = [psutil.Process(p).cpu_times() for p in pids]
+        while min(sum(psutil.Process(p).cpu_times()[:2]) - sum(u[:2]) for p, u in zip(pids, used)) < 0.3:
+            time.sleep(0.05)  # until each has run 0.3 s of CPU since the prime
+        row = sampler.sample()
+        top = dict(kv.split("=") for kv in (row["foreign_top"] or "").split(";") if kv)
+        assert "hostspin" in top and "labspin" not in top, row
+    finally:
+        for p in pids:
+            os.kill(p, signal.SIGKILL)
+        lab.down()
+    assert not {lab.ns("srv"), lab.ns("sw")} & set(os.listdir("/var/run/netns"))

@@ -3,6 +3,7 @@ server that echoed them, and a real reading whose figures hang together and whos
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -144,12 +145,63 @@ def test_the_echo_server_serves_every_connection_and_ends_with_the_last():
     import sys
 
     echo = subprocess.Popen([sys.executable, "-I", "-S", str(yardstick.CHILD), "echo", "-1"], stdout=subprocess.PIPE,
-                            text=True)
-    assert echo.stdout is not None
+                            stdin=subprocess.PIPE, text=True)
+    assert echo.stdout is not None and echo.stdin is not None
     port = int(echo.stdout.readline())
     done = yardstick_child.round_trips(port, 50, connections=3)
     assert done["trips"] == 50 and done["connections"] == 3
     assert echo.wait(timeout=10) == 0  # all three closed: it ended by itself
+    echo.stdin.close()
+
+
+def test_every_yardstick_process_ends_when_the_ycsbctl_that_started_it_is_killed():
+    """A process taking readings in a loop is killed (SIGKILL: nothing of it runs after) as soon as its echo
+    server listens, before any round trip (the echo once waited for a connection that never came, for ever): every
+    process it started is gone shortly after, as the kernel's process table (psutil) lists them."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.fixtures.cli import env
+    from tests.fixtures.waiting import wait_until
+
+    code = "from ycsbctl.telemetry import yardstick\nwhile True:\n    yardstick.measure()\n"
+    parent = subprocess.Popen([sys.executable, "-c", code], env=env(), stdout=subprocess.DEVNULL)
+    born = psutil.Process(parent.pid).create_time()
+
+    def started() -> list[psutil.Process]:  # every yardstick process started since the parent was
+        found = []
+        for k in psutil.process_iter():
+            with contextlib.suppress(psutil.Error):
+                if str(yardstick.CHILD) in k.cmdline() and k.create_time() >= born:
+                    found.append(k)
+        return found
+
+    kids: list[psutil.Process] = []
+    try:
+        def echo_listening() -> bool:  # its port printed (it listens first), no round trip begun
+            assert parent.poll() is None
+            for k in started():
+                with contextlib.suppress(psutil.Error):
+                    states = {c.status for c in k.net_connections("tcp")} if "echo" in k.cmdline() else set()
+                    if states == {psutil.CONN_LISTEN}:
+                        return True
+            return False
+
+        wait_until(echo_listening, 30, "the yardstick's echo server listening, not yet served", 0.001)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        kids = started()
+        assert kids
+
+        def all_gone() -> bool:
+            return not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+
+        wait_until(all_gone, 5, "every yardstick process gone after its parent was killed")
+    finally:
+        for k in kids:
+            with contextlib.suppress(psutil.Error):
+                k.kill()
 
 
 def test_a_reading_hangs_together_and_leaves_no_process_behind():

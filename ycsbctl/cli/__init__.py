@@ -38,7 +38,7 @@ from ycsbctl import __version__  # noqa: E402
 from ycsbctl.errors import UserError  # noqa: E402
 from ycsbctl.processes import default_stops_as_interrupt, interrupts_redelivered  # noqa: E402
 from ycsbctl.urls import redact_text  # noqa: E402
-from ycsbctl.user_input import finite  # noqa: E402
+from ycsbctl.user_input import decimal_number, finite, whole_number  # noqa: E402
 
 if _ON_INTERRUPT is signal.default_int_handler:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is KeyboardInterrupt again
@@ -158,9 +158,23 @@ class FiniteFloatRange(click.FloatRange):
 
     def convert(self, value, param, ctx):
         try:  # before the range: 'inf' beyond an upper bound is said to be no finite number, as without one
-            finite(click.FLOAT.convert(value, param, ctx))
-        except ValueError:
+            decimal_number(value) if isinstance(value, str) else finite(float(value))
+        except (TypeError, ValueError):
             self.fail(f"{value!r} is not a finite number: give one such as 10 or 2.5", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class WholeRange(click.IntRange):
+    """click's ``IntRange`` for every whole-number option of every command, read by the one rule for a number a
+    user types (:func:`ycsbctl.user_input.whole_number`: ASCII digits; click's own int() reads ``٣`` as 3). The
+    refusal is click's one line, exit 2."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                whole_number(value)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number: give digits such as 8", param, ctx)
         return super().convert(value, param, ctx)
 
 

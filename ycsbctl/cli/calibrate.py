@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
-from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, main
+from ycsbctl.cli import MAX_POINT_S, FiniteFloatRange, WholeRange, main
 from ycsbctl.provision.auto import BACKENDS
 from ycsbctl.provision.base import BackendChoice
-from ycsbctl.user_input import writable_file
+from ycsbctl.urls import command_line
+from ycsbctl.user_input import writable_file, write_whole
 
 
 @main.command()
@@ -25,16 +25,16 @@ from ycsbctl.user_input import writable_file
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=3.0,
               show_default=True,
               help="seconds per side, thread count and round.")
-@click.option("--rounds", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--rounds", type=WholeRange(min=1), default=5, show_default=True,
               help="rounds (each side once per thread count per round); two or more give intervals and verdicts.")
-@click.option("--records", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--records", type=WholeRange(min=1), default=10_000, show_default=True,
               help="records both sides read.")
 @click.option("--warmup", "warmup_s", type=FiniteFloatRange(min=0, max=MAX_POINT_S), default=1.0, show_default=True,
               help="seconds of ycsbctl per thread count before the rounds, not measured (redis-benchmark's warm-up is "
                    "2,000 requests).")
-@click.option("--processes", type=click.IntRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
+@click.option("--processes", type=WholeRange(min=1), help="ycsbctl's worker processes [default: its own choice].")
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=WholeRange(min=0), default=0, show_default=True,
               help="the order of thread counts and sides in each round.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="also write every sample and comparison to this file.")
@@ -58,9 +58,9 @@ def calibrate(target: str, threads: str, duration_s: float, rounds: int, records
     def say(line: str) -> None:
         click.echo(line, err=True)
 
-    cal = run_calibration(plan, say, shlex.join(["ycsbctl", *sys.argv[1:]]), allow_concurrent)
+    cal = run_calibration(plan, say, command_line(sys.argv[1:]), allow_concurrent)
     for line in calibration_lines(cal):
         click.echo(line)
     if json_path is not None:
-        json_path.write_text(json.dumps(cal.to_dict(), indent=2, default=float) + "\n")
+        write_whole(json_path, json.dumps(cal.to_dict(), indent=2, default=float) + "\n", "the calibration (--json)")
         click.echo(f"json: {json_path}")

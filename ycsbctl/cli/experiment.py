@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +12,7 @@ import click
 from ycsbctl.cli import (
     MAX_POINT_S,
     FiniteFloatRange,
+    WholeRange,
     docker_host_option,
     image_option,
     main,
@@ -46,12 +46,14 @@ from ycsbctl.experiment.plan import (
     split_targets,
 )
 from ycsbctl.experiment.resolve import expand_axes
+from ycsbctl.urls import command_line
 from ycsbctl.workload.properties import PropertySources
 
 
 def _targets(target: tuple[str, ...], targets: str | None, default: list[str] | None, listed=None) -> list[str]:
     """--targets-file's targets (``listed``), then --target and --targets, in order, without duplicates."""
-    chosen = split_targets(list(listed.targets if listed else []) + list(target) + ([targets] if targets else []))
+    given = [*(listed.targets if listed else []), *target, *([targets] if targets is not None else [])]
+    chosen = split_targets(given)
     for t in chosen:
         if "://" in t and not is_url(t):
             from ycsbctl.stores.registry import protocol_of
@@ -128,7 +130,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
     # --format json keeps stdout for its document: YCSB's block only goes to an exportfile
     print_ycsb = single and (fmt == "text" or bool(plan.exportfile))
     outcome = run_plan(
-        plan, out, shlex.join(["ycsbctl", *sys.argv[1:]]), resume=resume, write=write, print_ycsb=print_ycsb,
+        plan, out, command_line(sys.argv[1:]), resume=resume, write=write, print_ycsb=print_ycsb,
         quiet=quiet, allow_concurrent=allow_concurrent, resume_targets=resume_targets, sources=sources, study=study,
     )
     if outcome.folder is not None and not single and not report:
@@ -163,7 +165,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
 @common_options
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
-@click.option("--load-threads", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--load-threads", type=WholeRange(min=1), default=None, metavar="N",
               help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
 @click.option("--repeat", default=None, metavar="N|auto",
               help="Rounds: each visits every point once (see --order). auto: add interleaved rounds until every "
@@ -172,13 +174,14 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
                    "plan (no target named), else 1].")
 @click.option("--budget", default=None, metavar="TIME",
               help=f"With --repeat auto: the time the rounds may take, e.g. 10m [default: {DEFAULT_BUDGET_S / 60:g}m]; "
-                   "cells still open then are left undecided, with the difference they could have detected.")
+                   "cells still open then are left undecided, with the difference they could have detected. Refused "
+                   "where it would bound nothing (--repeat N, --precision, one target).")
 @click.option("--margin", default=None, metavar="P%",
               help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%].")
 @click.option("--precision", default=None, metavar="P%",
               help="With --repeat: add rounds until every point's 95 % throughput interval is within ±P "
                    "(e.g. 3%) instead of until decided.")
-@click.option("--max-repeat", type=click.IntRange(min=1), default=None,
+@click.option("--max-repeat", type=WholeRange(min=1), default=None,
               help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
                    "--repeat auto, 10 with --precision].")
 @click.option("--order", type=click.Choice(["auto", "alternate", "interleaved", "blocks", "target"]), default="auto",
@@ -204,7 +207,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
               help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
 @click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
-@click.option("--operations", type=click.IntRange(min=1), default=None,
+@click.option("--operations", type=WholeRange(min=1), default=None,
               help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=None,
               help="Seconds per point (YCSB's maxexecutiontime), measured from the first operation unless --warmup "
@@ -222,7 +225,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
 @click.option("--slo-start", default=None, metavar="RATE",
               help="The search's first rate (ops/s, e.g. 5k); it then goes up or down by 4× [default: "
                    "measure one unpaced point and start at half its throughput].")
-@click.option("--slo-points", type=click.IntRange(min=2, max=30), default=8, show_default=True,
+@click.option("--slo-points", type=WholeRange(min=2, max=30), default=8, show_default=True,
               help="Points the SLO search may run per target × workload × threads (the unpaced one included).")
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="default", show_default=True,
               help="Scale: default (100k records, 10 s points), smoke, percona2017 (the reference study).")
@@ -275,7 +278,7 @@ def run(**given: Any) -> None:
     if p["save_study"] is not None:
         from ycsbctl.cli.study_write import write_study
 
-        path = write_study(p["save_study"], ctx, p, from_file, shlex.join(["ycsbctl", *sys.argv[1:]]))
+        path = write_study(p["save_study"], ctx, p, from_file, command_line(sys.argv[1:]))
         click.echo(f"study: {path} (nothing was run; `ycsbctl run {path}` runs it)", err=True)
         return
     draw = report_wanted(p["report"])  # a bad YCSBCTL_REPORT is one line before anything starts
@@ -323,6 +326,10 @@ def plan_of(p: dict[str, Any], yardstick: bool) -> tuple[Plan, PropertySources]:
                                                     default_plan=not chosen and not p["slo"])
     most = p["max_repeat"] or (SEQUENTIAL_MAX_ROUNDS if sequential else 10)
     budget_s = duration_option(p["budget"], "--budget")
+    if p["iperf_server"]:  # its host:port checked before anything starts (it is used after the servers are up)
+        from ycsbctl.telemetry.network import parse_server  # (here: telemetry imports pandas)
+
+        parse_server(p["iperf_server"])
     plan = Plan(
         workloads=list(workloads), targets=chosen or list(DEFAULT_TARGETS), load_threads=p["load_threads"],
         repeat=rounds, precision=precision_f, max_repeat=max(most, rounds), order=p["order"],
@@ -339,6 +346,12 @@ def plan_of(p: dict[str, Any], yardstick: bool) -> tuple[Plan, PropertySources]:
         disturb=list(p["disturb"]), yardstick=yardstick, **settings,
         **target_spec_maps(p["server_config"], p["target_kind"], p["binary"], listed, p["tls"]),
     )
+    budget = p["budget"]
+    if budget is not None and not (plan.sequential and len(plan.targets) > 1):  # a bound on nothing, once silent
+        why = ("with one target there is nothing to decide" if plan.sequential else "--precision stops at its width "
+               "or --max-repeat" if plan.precision is not None else f"--repeat {plan.repeat} runs its rounds whole")
+        raise UserError(f"--budget {budget!r} bounds the rounds --repeat auto adds to decide between two or more "
+                        f"targets; {why}: drop --budget")
     return plan, sources
 
 
@@ -353,7 +366,7 @@ def plan_of_args(args: list[str] | tuple[str, ...]) -> Plan:
 @main.command(**panelled())
 @click.argument("workload", required=False)
 @common_options
-@click.option("--threads", type=int, default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
+@click.option("--threads", type=WholeRange(), default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")
 def load(workload: str | None, target, targets, prop_files, props, records, engine, ycsb_home, backend,
          docker_hosts, out, targets_file, server_config, target_kind, binary, tls,
          timeout_s, processes, seed, cluster, telemetry, quiet, fmt, allow_concurrent, threads) -> None:

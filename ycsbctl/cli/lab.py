@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import WholeRange, main
 from ycsbctl.errors import UserError
 from ycsbctl.processes import sigterm_as_interrupt
 
@@ -27,7 +27,7 @@ def lab() -> None:
 @lab.command()
 @click.option("--link", default=None, metavar="RATE",
               help="Shape the server's link (tc tbf), e.g. 1.29gbit or 200mbit.")
-@click.option("--clients", type=click.IntRange(1, 3), default=2, show_default=True, help="Client hosts (dask workers).")
+@click.option("--clients", type=WholeRange(1, 3), default=2, show_default=True, help="Client hosts (dask workers).")
 def up(link: str | None, clients: int) -> None:
     """Start the lab: redis-server and iperf3 on srv, the Dask scheduler on ctl, a dask worker on each client host."""
     from ycsbctl.provision.lab import Lab, parse_rate

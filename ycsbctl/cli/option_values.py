@@ -10,6 +10,7 @@ import os
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import parse_rates
+from ycsbctl.user_input import decimal_number, whole_number
 
 
 def one_rate(text: str, flag: str) -> float:
@@ -31,17 +32,17 @@ def repeat_option(repeat: str | None, precision: str | None, default_plan: bool)
     equivalent) or the budget is spent; with ``--precision``, until every cell's interval is that narrow.
     Without ``--repeat``: ``auto`` for the default plan (no target named), else one round."""
     text = (repeat if repeat is not None else ("auto" if default_plan else "1")).strip().lower()
-    if text == "auto":
-        rounds = AUTO_MIN_ROUNDS if precision is not None else 1
-    elif text.isdigit() and int(text) >= 1:
-        rounds = int(text)
-    else:
+    try:
+        rounds = (AUTO_MIN_ROUNDS if precision is not None else 1) if text == "auto" else whole_number(text)
+    except ValueError:
+        rounds = 0
+    if rounds < 1:
         raise UserError(f"--repeat {repeat!r}: give a number of rounds (≥ 1) or auto")
     if precision is None:
         return rounds, None, text == "auto"
     p = precision.strip()
     try:
-        value = float(p[:-1]) / 100 if p.endswith("%") else float(p)
+        value = decimal_number(p[:-1]) / 100 if p.endswith("%") else decimal_number(p)
     except ValueError:
         raise UserError(f"--precision {precision!r}: give a relative half width such as 3% or 0.03") from None
     if not 0 < value < 1:
@@ -55,7 +56,7 @@ def fraction_option(text: str | None, flag: str) -> float | None:
         return None
     t = text.strip()
     try:
-        value = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+        value = decimal_number(t[:-1]) / 100 if t.endswith("%") else decimal_number(t)
     except ValueError:
         value = math.nan
     if not 0 < value < 1:  # NaN and infinities too
@@ -70,7 +71,7 @@ def duration_option(text: str | None, flag: str) -> float | None:
     t = text.strip().lower()
     scale = {"s": 1.0, "m": 60.0, "h": 3600.0}.get(t[-1:])
     try:
-        value = float(t[:-1] if scale else t) * (scale or 1.0)
+        value = decimal_number(t[:-1] if scale else t) * (scale or 1.0)
     except ValueError:
         value = math.nan
     if not 0 < value < math.inf:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ycsbctl.cli import FiniteFloatRange, main
+from ycsbctl.cli import FiniteFloatRange, WholeRange, main
 from ycsbctl.errors import UserError
 from ycsbctl.results.frames import LATENCY_CHOICES
 from ycsbctl.user_input import writable_file
@@ -19,7 +19,7 @@ _LATENCY = click.option("--latency", type=click.Choice(LATENCY_CHOICES), default
 @main.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @_LATENCY
-@click.option("--spectrum-threads", type=click.IntRange(min=1), default=None,
+@click.option("--spectrum-threads", type=WholeRange(min=1), default=None,
               help="Thread count of the latency-percentile spectrum [default: where the first target peaks].")
 def report(directory: Path, latency: str, spectrum_threads: int | None) -> None:
     """Draw the plots and write DIRECTORY/report.html (self-contained, readable offline).

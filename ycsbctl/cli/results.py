@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import WholeRange, main
 from ycsbctl.results.ycsb_import import import_logs
 from ycsbctl.stores import registry
 
@@ -15,7 +15,7 @@ from ycsbctl.stores import registry
               help="Result folder to create (must not exist).")
 @click.option("--target", default=None, help="Target name [default: from the log's -db class].")
 @click.option("--workload", default=None, help="Workload name [default: the log's -P file name].")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
+@click.option("--threads", type=WholeRange(min=1), default=None,
               help="Client threads [default: the log's -threads].")
 def import_ycsb(logs: tuple[str, ...], out: str, target: str | None, workload: str | None,
                 threads: int | None) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ycsbctl.cli import FiniteFloatRange, target_spec_option_list, targets_file_option
+from ycsbctl.cli import FiniteFloatRange, WholeRange, target_spec_option_list, targets_file_option
 
 
 def common_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,7 +26,7 @@ def common_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Extra YCSB property file (later ones win)."),
         click.option("-p", "--property", "props", multiple=True, metavar="KEY=VALUE",
                      help="YCSB property override (wins over files)."),
-        click.option("--records", type=click.IntRange(min=1), default=None,
+        click.option("--records", type=WholeRange(min=1), default=None,
                      help="recordcount [default: the profile's]."),
         click.option("--engine", type=click.Choice(["native", "ycsb"]), default="native", show_default=True,
                      help="native: ycsbctl's own load generator; ycsb: the real Java YCSB (--ycsb-home)."),
@@ -42,9 +42,9 @@ def common_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="Result folder to write [run: reports/<experiment-id>; a single point: none]."),
         click.option("--timeout", "timeout_s", type=FiniteFloatRange(min=0.001), default=10.0, show_default=True,
                      help="Per-operation timeout in seconds (counted as TIMEOUT, never fatal)."),
-        click.option("--processes", type=click.IntRange(min=1), default=None,
+        click.option("--processes", type=WholeRange(min=1), default=None,
                      help="Engine worker processes [default: one per core, capped by threads]."),
-        click.option("--seed", type=click.IntRange(min=0), default=None,
+        click.option("--seed", type=WholeRange(min=0), default=None,
                      help="Random seed of the workload streams (≥ 0)."),
         click.option("--telemetry/--no-telemetry", default=True, show_default=True,
                      help="Sample server/client CPU, memory, DB counters and network at 1 Hz."),

@@ -8,6 +8,7 @@ import time
 import click
 
 from ycsbctl.cli import (
+    WholeRange,
     docker_host_option,
     image_option,
     main,
@@ -65,7 +66,7 @@ def targets() -> None:
 @click.option("--server-memory", help="memory for the server, e.g. 2g (container limit; 80% of it as the "
                                       "server's data limit).")
 @click.option("--host-network", is_flag=True, help="docker: run with --network host instead of publishing a port.")
-@click.option("--port", type=click.IntRange(1, 65535),
+@click.option("--port", type=WholeRange(1, 65535),
               help="port on 127.0.0.1 (one target only; default: a free port).")
 @click.option("--experiment-id", default=lambda: time.strftime("manual-%Y%m%d-%H%M%S"),
               help="label for the servers (default: manual-<time>).")

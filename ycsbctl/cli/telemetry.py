@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import WholeRange, main
 from ycsbctl.errors import UserError
 from ycsbctl.telemetry.network import iperf_baseline_for
 
 
 @main.command()
 @click.argument("target_or_url")
-@click.option("--duration", "duration_s", type=click.IntRange(min=1, max=60), default=3, show_default=True,
+@click.option("--duration", "duration_s", type=WholeRange(min=1, max=60), default=3, show_default=True,
               help="seconds of iperf3 traffic.")
 @click.option("--iperf-server", metavar="HOST[:PORT]",
               help="an iperf3 server next to an external database (iperf3 -s runs there; port 5201 by default).")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ycsbctl.cli import main
+from ycsbctl.cli import WholeRange, main
 from ycsbctl.workload.core import CoreWorkload, proportion_hint
 from ycsbctl.workload.dryrun import dry_run_lines, plugin_dry_run_lines
 from ycsbctl.workload.plugin import load_workload
@@ -19,9 +19,9 @@ from ycsbctl.workload.properties import load_properties
               help="load: the inserts of the load phase; run: the transaction phase.")
 @click.option("-P", "prop_files", multiple=True, metavar="FILE", help="Extra YCSB property file (later ones win).")
 @click.option("-p", "props", multiple=True, metavar="KEY=VALUE", help="Property override (wins over files).")
-@click.option("--count", type=click.IntRange(min=0), default=None,
+@click.option("--count", type=WholeRange(min=0), default=None,
               help="Operations to print [default: operationcount, or the load count].")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Random seed (≥ 0), for a repeatable stream.")
+@click.option("--seed", type=WholeRange(min=0), default=None, help="Random seed (≥ 0), for a repeatable stream.")
 @click.option("--values", is_flag=True, help="Print what inserts and updates write (field=value), as BasicDB.")
 def dry_run(workload: str | None, phase: str, prop_files: tuple[str, ...], props: tuple[str, ...],
             count: int | None, seed: int | None, values: bool) -> None:

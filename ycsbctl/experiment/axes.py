@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 
 from ycsbctl.errors import UserError
-from ycsbctl.user_input import finite
+from ycsbctl.user_input import finite, whole_number
 
 
 def parse_threads(text: str) -> list[int]:
     """``32`` → [32]; ``8,16,32`` → as given; ``8..128`` → doubling from 8 up to 128."""
     text = text.strip()
-    m = re.fullmatch(r"(\d+)\s*\.\.\s*(\d+)", text)
+    m = re.fullmatch(r"([0-9]+)\s*\.\.\s*([0-9]+)", text)  # ASCII digits: the one rule (ycsbctl.user_input)
     try:
         if m:
             lo, hi = int(m.group(1)), int(m.group(2))
@@ -24,7 +24,7 @@ def parse_threads(text: str) -> list[int]:
                 out.append(t)
                 t *= 2
             return out
-        values = [int(x) for x in text.split(",")]  # an empty item (8,,16 or 8,) is a typo, not nothing
+        values = [whole_number(x) for x in text.split(",")]  # an empty item (8,,16 or 8,) is a typo, not nothing
         if not values or min(values) < 1:
             raise ValueError
         return values
@@ -33,7 +33,7 @@ def parse_threads(text: str) -> list[int]:
                         "(8..128), all ≥ 1") from None
 
 
-_RATE = r"(\d+(?:\.\d+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)
+_RATE = r"([0-9]+(?:\.[0-9]+)?)\s*([kKmM]?)"  # 500, 2.5k, 1M (k = 1,000, M = 1,000,000)
 _RATE_HELP = ("use a rate in ops/s (5000 or 5k), a list (10k,20k,40k), a doubling range (1k..16k) or a range "
               "with a step (10k..80k/10k); k = 1,000, M = 1,000,000, every rate > 0")
 

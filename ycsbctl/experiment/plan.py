@@ -309,10 +309,12 @@ class Plan:
         return len(self.targets) * len(self.workloads) * len(self.threads) * per
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        from ycsbctl.urls import redact_url
+        from ycsbctl.urls import redact_argument
 
-        d["targets"] = [redact_url(t) for t in self.targets]
+        # every URL and secret-named property (targets, -p, the scheduler's address…) hidden by parsing it
+        d: dict[str, Any] = {k: redact_argument(v) if isinstance(v, str) else [
+            redact_argument(x) if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+            for k, v in asdict(self).items()}
         from ycsbctl.provision.probe import redact_config
 
         d["server_settings"] = {label: redact_config(s) for label, s in self.server_settings.items()}
@@ -379,8 +381,9 @@ class Plan:
             raise UserError(f"the stored plan has server settings ycsbctl does not keep ({', '.join(secret)}): "
                             "this folder cannot be resumed; start the run again with its --server-config")
         if missing:
-            raise UserError(f"the stored plan has passwords ycsbctl does not keep ({', '.join(missing)}): "
-                            "pass them again with --resume, as --target URL and -p name=value")
+            # the list last: the printed line is redacted again, and "=***)" there was read as a value
+            raise UserError("the stored plan has passwords ycsbctl does not keep: pass them again with --resume, as "
+                            f"--target URL and -p name=value: {', '.join(missing)}")
         return replace(self, targets=targets, properties=props)
 
     @classmethod

@@ -43,15 +43,40 @@ def slices_of(records: list[RunRecord]) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
-def open_cells(records: list[RunRecord], plan: dict, gone: Collection[str] = ()) -> list[str]:
+def kept_runs(sink: object, records: list[RunRecord], keys: set[tuple]) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """(the runs table of the cells ``keys`` ((target, workload, phase, threads, rate or None), a cell's key), their
+    slices) of every run ``sink`` keeps — a resumed folder's earlier rounds included (its runs/*.json and parts, as
+    :func:`ycsbctl.results.tables.read_run_docs` reads them) — else of ``records`` (a sink in memory: this
+    process's runs are all it has)."""
+    from pathlib import Path
+
+    from ycsbctl.results.tables import read_run_docs, read_slices
+
+    path = getattr(sink, "path", None)
+    if isinstance(path, Path):
+        docs = read_run_docs(path)
+        runs, slices = pd.DataFrame([run_row(d) for d in docs]), read_slices(path, docs)
+    else:
+        runs, slices = runs_of(records), slices_of(records)
+    if not len(runs):
+        return runs, slices
+    rates = pd.to_numeric(runs["target_rate"], errors="coerce")
+    return runs[[(t, w, p, int(n), None if r != r else float(r)) in keys for t, w, p, n, r in
+                 zip(runs["target"], runs["workload"], runs["phase"], runs["threads"], rates)]], slices
+
+
+def open_cells(records: list[RunRecord] | pd.DataFrame, plan: dict, gone: Collection[str] = (),
+               slices: pd.DataFrame | None = None) -> list[str]:
     """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
-    undecided (…)``, from ``records`` and the manifest's ``plan``; empty when all are decided (or none is
-    compared: one target). A cell of a target (or against a baseline) in ``gone`` is left out: no round can
-    decide it now. Cells measured in alternated sessions are judged slice by slice, as the report judges them
-    (:func:`slices_of`), so one round may decide them."""
-    if not records:
+    undecided (…)``, from ``records`` (or their runs table, with its ``slices``) and the manifest's ``plan``; empty
+    when all are decided (or none is compared: one target). A cell of a target (or against a baseline) in ``gone``
+    is left out: no round can decide it now. Cells measured in alternated sessions are judged slice by slice, as
+    the report judges them (:func:`slices_of`), so one round may decide them."""
+    if not len(records):
         return []
-    v = plan_verdicts(plan, runs_of(records), slices=slices_of(records))
+    if not isinstance(records, pd.DataFrame):
+        records, slices = runs_of(records), slices_of(records) if slices is None else slices
+    v = plan_verdicts(plan, records, slices=slices)
     if not len(v):
         return []
     tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)

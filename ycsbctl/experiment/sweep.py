@@ -205,7 +205,7 @@ class Sweep(Alternated):
         return bool(wide)
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
-        from ycsbctl.experiment.sequential import gone_of, open_cells
+        from ycsbctl.experiment.sequential import gone_of, kept_runs, open_cells
         from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
@@ -219,14 +219,19 @@ class Sweep(Alternated):
             self.sink.update_manifest(plan={**self.sink.manifest.plan, "planned_rounds": self.rounds.planned,
                                             "spending": looks.SPENDING})
             self.console.note(self.rounds.planned_line())
-        keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
-        mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
         gone = gone_of(self.outcome.skipped, {self.study.target(n).label for n in self._stopped},
                        [c.target.label for c in stage], self.study.baseline)  # a target skipped after a failed point
-        looked = open_cells(mine, self.sink.manifest.plan, gone.why) if done in looks.LOOK_ROUNDS else None
+        looked = None
+        if done in looks.LOOK_ROUNDS:  # every round the folder keeps (a resumed one's earlier rounds too) of the
+            # stage's own cells (a dataset's load point is no cell)
+            mine, slices = kept_runs(self.sink, self.outcome.records, {c.key for c in stage})
+            looked = open_cells(mine, self.sink.manifest.plan, gone.why, slices)
         go, line = self.rounds.another(done, looked, gone)
         if line:
             self.console.note(line)
+        if not go:  # said in the manifest: a --resume runs no further round of this phase, and one not said does
+            stopped = {**(self.sink.manifest.plan.get("rounds_stopped") or {}), stage[0].phase: self.rounds.stopped}
+            self.sink.update_manifest(plan={**self.sink.manifest.plan, "rounds_stopped": stopped})
         if go:
             self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase)
         return go
@@ -245,8 +250,9 @@ class Sweep(Alternated):
                     if s.get("finished")}
             return any((target.label, c.name,
                         t) not in done for c in self.study.cases_for(target) for t in plan.threads)
-        return any(cell.point(r).run_id not in self.done_ids
-                   for cell in self.study.cells(target) for r in range(1, plan.repeat + 1))
+        return any(cell.point(r).run_id not in self.done_ids or plan.sequential and cell.phase not in (
+            self.sink.manifest.plan.get("rounds_stopped") or {}) for cell in self.study.cells(target)
+            for r in range(1, plan.repeat + 1))
 
     # -- one target ---------------------------------------------------------------------------------
     def _sweep_target(self, target: Target) -> None:

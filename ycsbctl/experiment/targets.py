@@ -19,13 +19,16 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
     """``--target`` values and ``--targets a,b`` lists → one list, order kept, no duplicates;
     a store's alias means its URL (``basic`` → ``basic://``). A list may mix names and URLs
     (``redis://h:1,basic://``); a URL that lists hosts keeps its commas (``mongodb://h1,h2/db``) up to
-    the next URL."""
+    the next URL. An empty value or item is a UserError."""
     out: list[str] = []
     for v in values:
         parts: list[str] = []
         for piece in _BEFORE_URL.split(v):
             parts += [piece] if piece.startswith(registry.host_list_prefixes()) else piece.split(",")
         for p in parts:
+            if not p.strip():  # a script's unset variable ("--target ''", "--targets $A,$B"): never "no target given"
+                raise UserError(f"--target/--targets {v!r}: a target is empty; name each target (redis, mongodb, "
+                                "basic://, redis://host:port…), or give no --target for the default plan")
             p = registry.expand_alias(p.strip())
             if is_url(p):
                 _validate(p)
@@ -41,6 +44,11 @@ def _validate(url: str) -> None:
     from ycsbctl.urls import ENCODE_CREDENTIALS, unencoded_credentials
 
     proto = registry.for_url(url)
+    if 0 in given_ports(url):  # urllib reads ":0" as 0 and every store's "port or its default" took 6379, 27017…
+        from ycsbctl.urls import redact_url
+
+        raise UserError(f"{redact_url(url)}: port 0 is no server's port; give the port the server listens on, or "
+                        "none for its store's default")
     try:
         proto.validate(url)
     except UserError:
@@ -48,6 +56,22 @@ def _validate(url: str) -> None:
             raise
         raise UserError(f"bad {proto.title or proto.name} URL: its user or password holds a character the URL reads "
                         f"as its own (/ # ? @)", fix=ENCODE_CREDENTIALS) from None
+
+
+def given_ports(url: str) -> list[int]:
+    """The ports ``url`` names, one per host of its host list that gives one (``redis://h:0``, ``mongodb://a:1,b:2``,
+    ``redis://[::1]:7000``), in ASCII digits; a host without one (its store's default) gives none."""
+    from urllib.parse import urlsplit
+
+    from ycsbctl.user_input import WHOLE
+
+    hosts = urlsplit(url).netloc.rpartition("@")[2]
+    ports = []
+    for host in hosts.split(","):
+        _, colon, port = (host.rpartition("]")[2] if host.startswith("[") else host).rpartition(":")
+        if colon and WHOLE.fullmatch(port):
+            ports.append(int(port))
+    return ports
 
 
 def is_url(target: str) -> bool:

@@ -41,7 +41,9 @@ SCHEDULER_PORT = 8786
 REDIS_PORT = 6379
 MONGO_PORT = 27017
 IPERF_PORT = 5201
-_RATE = re.compile(r"^(\d+(?:\.\d+)?)(k|m|g)?bit$", re.IGNORECASE)
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)(k|m|g)?bit$", re.IGNORECASE | re.ASCII)
+NETNS_DIR = "/var/run/netns"  # where `ip netns add` binds a namespace's file
+_LAB_NS = re.compile(r"^yl[0-9a-f]+-[a-z0-9]+$")  # Lab.ns(): yl<tag>-<host>
 
 
 def parse_rate(text: str) -> str:
@@ -50,6 +52,22 @@ def parse_rate(text: str) -> str:
     if not m or float(m.group(1)) <= 0:
         raise UserError(f"--link {text!r}: write a rate such as 200mbit or 1.29gbit")
     return text.strip().lower()
+
+
+def lab_namespaces(folder: str = NETNS_DIR) -> set[tuple[int, int]]:
+    """The (device, inode) of every network namespace a lab made (``<folder>/yl<tag>-<host>``, any lab's):
+    a process whose ``/proc/PID/ns/net`` has one of them runs on a host of a lab, not on this machine's own
+    network. Empty when there is none (or no such folder)."""
+    try:
+        names = [n for n in os.listdir(folder) if _LAB_NS.match(n)]
+    except OSError:
+        return set()
+    out = set()
+    for name in names:
+        with contextlib.suppress(OSError):
+            st = os.stat(os.path.join(folder, name))
+            out.add((st.st_dev, st.st_ino))
+    return out
 
 
 def rate_bit_s(rate: str) -> float:
@@ -165,7 +183,7 @@ class Lab:
     def netns_path(self, host: str) -> str:
         """The network namespace file of ``host`` (for ``nsenter --net=…``: unlike ``ip netns exec``, it
         leaves /sys and the cgroup mounts alone, which dockerd needs)."""
-        return f"/var/run/netns/{self.ns(host)}"
+        return f"{NETNS_DIR}/{self.ns(host)}"
 
     def _network(self) -> None:
         sw = self.ns("sw")

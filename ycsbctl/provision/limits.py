@@ -8,8 +8,9 @@ import os
 import re
 
 from ycsbctl.errors import UserError
+from ycsbctl.user_input import whole_number
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE | re.ASCII)  # ASCII digits
 
 
 def parse_size(text: str) -> int:
@@ -33,7 +34,7 @@ def parse_cpuset(text: str, here: bool = True) -> list[int]:
     try:
         for part in text.split(","):
             lo, _, hi = part.strip().partition("-")
-            cpus.update(range(int(lo), int(hi or lo) + 1))
+            cpus.update(range(whole_number(lo), whole_number(hi or lo) + 1))  # ASCII digits (user_input)
     except ValueError:
         raise UserError(f"--server-cpus {text!r} is not a cpuset: write e.g. 0, 0-3 or 0,2") from None
     available = sorted(os.sched_getaffinity(0)) if here else sorted(cpus)

@@ -32,6 +32,7 @@ from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.quota_held import held_differently, held_phrase
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
+from ycsbctl.user_input import write_whole
 
 KEY = ["target", "workload", "threads"]
 JSON_FIELDS = ("experiment", "workload", "target", "threads", "target_rate", "metric", "baseline", "base_value",
@@ -363,7 +364,6 @@ def render_compare_html(c: Comparison, out: Path) -> Path:
     from ycsbctl.report.html import environment
 
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     for _, r in c.table.iterrows():
         rows.append({**r.to_dict(), "base_ops_s": _ops(r["base_ops"]), "ops_s": _ops(r["ops"]),
@@ -377,7 +377,4 @@ def render_compare_html(c: Comparison, out: Path) -> Path:
         experiments=exps, rows=rows, differences=c.differences, unmatched=c.unmatched, latency=latency_label(c.latency),
         notes=c.notes, within=c.within, baseline=c.experiments[0].baseline, alpha=c.alpha, drift_margin=_margin_text(c),
         level=level_text(c.verdicts))
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    os.replace(tmp, out)
-    return out
+    return write_whole(out, html, "the comparison page")

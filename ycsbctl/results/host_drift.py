@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -26,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ycsbctl.errors import UserError
+from ycsbctl.user_input import write_whole
 
 # The default margin (a fraction: 0.10 = ±10 %): the largest throughput drift between A/A pairs of
 # experiments minutes apart on a quiet 2-CPU host here (9.3 %, median 2.3 %: `python -m bench verdicts
@@ -147,16 +147,15 @@ def record(ratios: Iterable[tuple[str, float]], source: str, path: Path | None =
     try:
         metrics = (_load(path) or ({}, {}))[1]
     except Unusable:
-        os.replace(path, path.with_name(path.name + ".damaged"))
+        try:
+            os.replace(path, path.with_name(path.name + ".damaged"))
+        except OSError as exc:
+            raise UserError(f"cannot set the unusable calibration record {path} aside: {exc.strerror}",
+                            exit_code=1) from None
         metrics = {}
     for metric, _, d in new:
         if d == d:
             metrics.setdefault(metric, []).append(round(d, 6))
     out = {"version": 1, "source": source, "updated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
            "metrics": {k: {"drifts": v[-KEEP:], "max": max(v[-KEEP:])} for k, v in metrics.items() if v}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".host_drift.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(out, f, indent=1)
-    os.replace(tmp, path)
-    return path
+    return write_whole(path, json.dumps(out, indent=1), "the calibration record")

@@ -144,7 +144,49 @@ class Manifest:
         if version == 0:
             d = _from_version_0(d)
         d["schema_version"] = SCHEMA_VERSION
+        check_plan(d.get("plan") or {})
         return from_doc(cls, d, "manifest")
+
+
+_NUMBER, _WHOLE, _TEXT, _FLAG = "a number", "a whole number", "text", "true or false"
+_LIST, _MAP = "a list", "an object"
+# The plan's keys that readers (report, compare, verdicts) compute with, and the JSON each must hold (None allowed
+# where the key is optional): an edited or hostile manifest (``"alpha": "x"``) is refused where it is read
+# (SchemaError: the folder's manifest named as damaged and left out), not met as a traceback by whichever reader
+# reaches the key first.
+PLAN_FIELDS: dict[str, tuple[str, bool]] = {
+    "alpha": (_NUMBER, False), "margin": (_NUMBER, True), "precision": (_NUMBER, True), "budget_s": (_NUMBER, True),
+    "repeat": (_WHOLE, False), "max_repeat": (_WHOLE, False), "planned_rounds": (_WHOLE, True),
+    "sequential": (_FLAG, False), "spending": (_TEXT, True), "run_order": (_TEXT, True),
+    "baseline_target": (_TEXT, True), "targets": (_LIST, False), "workloads": (_LIST, False),
+    "properties": (_LIST, False), "threads": (_LIST, False), "record_count": (_WHOLE, True),
+    "records": (_WHOLE, True), "operations": (_WHOLE, True), "point_operations": (_WHOLE, True),
+    "duration_s": (_NUMBER, True), "point_duration_s": (_NUMBER, True), "warmup_s": (_NUMBER, True),
+    "placement_resolved": (_MAP, True), "disturb": (_LIST, True),
+}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind == _NUMBER:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == _WHOLE:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, {_TEXT: str, _FLAG: bool, _LIST: list, _MAP: dict}[kind])
+
+
+def check_plan(plan: Any) -> None:
+    """:class:`SchemaError` naming the first key of :data:`PLAN_FIELDS` whose value is not the JSON it must be
+    (``manifest.plan.alpha: 'x' is not a number``), or an alpha outside (0, 1); nothing for a plan that holds
+    them right (or leaves them out)."""
+    if not isinstance(plan, dict):
+        raise SchemaError("manifest.plan: not a JSON object")
+    for key, (kind, optional) in PLAN_FIELDS.items():
+        value = plan.get(key)
+        if key in plan and not (value is None and optional) and not _is(value, kind):
+            raise SchemaError(f"manifest.plan.{key}: {str(value)[:40]!r} is not {kind}")
+    alpha = plan.get("alpha")
+    if alpha is not None and not 0 < alpha < 1:
+        raise SchemaError(f"manifest.plan.alpha: {alpha!r} is no significance level (between 0 and 1)")
 
 
 def _from_version_0(d: dict[str, Any]) -> dict[str, Any]:

@@ -260,9 +260,15 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
     telemetry = _concat(_read_parts(_part_files(path, "telemetry", docs)), ["t_mono", "t_wall", "source", "run_id"])
     fine = _concat(_read_parts(_part_files(path, "series_100ms", docs)), [*FINE_COLUMNS, "run_id"])
     events = _concat(_read_parts(_part_files(path, "events", docs)), [*EVENT_COLUMNS, "run_id", "target"])
-    slices = slice_table.conform(_concat(_read_parts(_part_files(path, "slices", docs)), list(slice_table.COLUMNS)))
+    slices = read_slices(path, docs)
     return {"runs": runs, "ops": ops, "series": series, "telemetry": telemetry, "series_100ms": fine, "events": events,
             "slices": slices}
+
+
+def read_slices(path: Path, docs: list[dict]) -> pd.DataFrame:
+    """The slices table (:mod:`ycsbctl.results.slice_table`) of the runs ``docs`` of the folder at ``path``, from
+    their parts (a running folder's too)."""
+    return slice_table.conform(_concat(_read_parts(_part_files(Path(path), "slices", docs)), list(slice_table.COLUMNS)))
 
 
 def _read_parts(files: list[Path]) -> list[pd.DataFrame]:

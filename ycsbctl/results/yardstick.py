@@ -30,6 +30,7 @@ import pandas as pd
 FILE = "yardstick.parquet"
 COLUMNS = ["round", "phase", "target", "started_at", "cpu_ops_per_s", "cpu_share", "rtt_us", "rtt_median_us",
            "speed", "seconds", "cpus"]
+NUMBERS = ["round", "cpu_ops_per_s", "cpu_share", "rtt_us", "rtt_median_us", "speed", "seconds", "cpus"]
 
 
 def speed_of(cpu_ops_per_s: float, rtt_us: float) -> float:
@@ -76,8 +77,11 @@ def read_table(folder: Path) -> pd.DataFrame:
     if not path.exists():
         return pd.DataFrame(columns=COLUMNS)
     try:
-        return pd.read_parquet(path).reindex(columns=COLUMNS)
-    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
+        table = pd.read_parquet(path).reindex(columns=COLUMNS)
+        for column in NUMBERS:  # validated where read: a figure that is no number ("x") names the file, not a reader
+            table[column] = pd.to_numeric(table[column], errors="raise")
+        return table
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file; pandas ValueError
         from ycsbctl.results.tables import damaged
 
         damaged(path, exc, "read as no yardstick: compare uses no host factor for this folder")

@@ -66,7 +66,7 @@ class DisturbSpec:
 
 def parse_size(text: str) -> int:
     """``2M`` → 2,000,000; ``200k`` → 200,000; ``1500`` → 1,500 (k = 1,000, M = 1,000,000)."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kKmM]?)", text.strip())
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kKmM]?)", text.strip(), re.ASCII)  # ASCII digits: user_input's rule
     if m is None:
         raise ValueError(text)
     return int(round(finite(float(m.group(1)) * {"": 1, "k": 1_000, "m": 1_000_000}[m.group(2).lower()])))
@@ -74,7 +74,7 @@ def parse_size(text: str) -> int:
 
 def parse_seconds(text: str) -> float:
     """``5s``, ``5``, ``500ms``, ``1.5s`` → seconds."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s)?", text.strip())
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s)?", text.strip(), re.ASCII)
     if m is None:
         raise ValueError(text)
     return finite(float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))

@@ -2,7 +2,9 @@
 which other processes used CPU during the point, from a scan of ``/proc/<pid>/stat`` each interval.
 
 Every process is one of three kinds: **ours** (this ycsbctl and its descendants — the client's
-workers —, the servers the point measures and their descendants, a measured container's processes),
+workers —, the servers the point measures and their descendants, a measured container's processes, and
+every process on a host of the namespace lab: its servers, Dask scheduler and workers, whose
+``/proc/PID/ns/net`` is one of :func:`ycsbctl.provision.lab.lab_namespaces`),
 **kernel** threads (children of ``kthreadd``: ``ksoftirqd`` may carry our own loopback traffic), or
 **foreign** — anything else: a CPU hog, another benchmark, another user's build. A row per interval
 (CPU in % of one core, so 200 is two cores): ``host_user_pct``, ``host_system_pct`` (with irq and
@@ -24,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ycsbctl.provision.lab import lab_namespaces
 from ycsbctl.stores.sampler import Sampler
 from ycsbctl.telemetry.threads import read_file
 
@@ -111,6 +114,16 @@ def in_container(pid: int, container_ids: Iterable[str]) -> bool:
     return any(c in cgroup for c in ids)
 
 
+def net_namespace(pid: int) -> tuple[int, int] | None:
+    """The (device, inode) of ``pid``'s network namespace (``/proc/PID/ns/net``); None when it is gone or not
+    ours to read."""
+    try:
+        st = os.stat(f"/proc/{pid}/ns/net")
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def cpu_use(before: Scan, now: Scan, kernel: set[int], is_ours: Callable[[int], bool]
             ) -> tuple[dict[str, float], dict[str, float]]:
     """The CPU seconds the processes of ``now`` used since ``before``, per kind (``ours``, ``kernel``: the
@@ -134,15 +147,18 @@ def cpu_use(before: Scan, now: Scan, kernel: set[int], is_ours: Callable[[int], 
 class HostSampler(Sampler):
     """Whole-host CPU and the foreign processes' CPU per interval (see the module's doc). ``ours``
     returns the root PIDs whose process trees are ours (this process is always one); ``containers``
-    the ids of containers whose processes are ours."""
+    the ids of containers whose processes are ours; ``namespaces`` the network namespaces whose processes
+    are ours (read at each sample: the lab's hosts, :func:`ycsbctl.provision.lab.lab_namespaces`)."""
 
     source = "host"
 
     def __init__(self, ours: Callable[[], Iterable[int]], containers: Iterable[str] = (),
-                 interval_s: float = HOST_INTERVAL_S, top: int = TOP_FOREIGN) -> None:
+                 interval_s: float = HOST_INTERVAL_S, top: int = TOP_FOREIGN,
+                 namespaces: Callable[[], set[tuple[int, int]]] = lab_namespaces) -> None:
         super().__init__(interval_s)
         self.top = top
         self._ours = ours
+        self._namespaces = namespaces
         self._containers = tuple(containers)
         self._me = os.getpid()
         self._cpu: dict[str, float] = {}
@@ -155,8 +171,10 @@ class HostSampler(Sampler):
         self._procs = scan()
         self._t_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
 
-    def _is_ours(self, pid: int, ours: set[int]) -> bool:
+    def _is_ours(self, pid: int, ours: set[int], namespaces: set[tuple[int, int]]) -> bool:
         if pid in ours:
+            return True
+        if namespaces and net_namespace(pid) in namespaces:  # read each time: `ip netns exec` enters one, then execs
             return True
         if self._containers:
             if pid not in self._container_pids:
@@ -173,7 +191,8 @@ class HostSampler(Sampler):
         pct = {k: 100.0 * max(0.0, cpu[k] - self._cpu.get(k, cpu[k])) / elapsed for k in cpu}
         ours = descendants([self._me, *self._ours()], procs)
         kernel = descendants([KTHREADD], procs)
-        used, foreign = cpu_use(self._procs, procs, kernel, lambda pid: self._is_ours(pid, ours))
+        labs = self._namespaces()
+        used, foreign = cpu_use(self._procs, procs, kernel, lambda pid: self._is_ours(pid, ours, labs))
         self._cpu, self._procs, self._t_boot = cpu, procs, t_boot
         top = sorted(foreign.items(), key=lambda kv: -kv[1])[:self.top]
         return {"host_user_pct": pct["user"], "host_system_pct": pct["system"], "host_iowait_pct": pct["iowait"],

@@ -20,6 +20,7 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import Sampler
 from ycsbctl.urls import host_of, is_loopback, redact_url
+from ycsbctl.user_input import whole_number
 
 IPERF_PORT = 5201
 INSTALL_HINT = "apt-get install iperf3"
@@ -40,9 +41,13 @@ def baseline_seconds() -> int:
     raw = os.environ.get(BASELINE_S_ENV, "").strip()
     if not raw:
         return BASELINE_S
-    if not raw.isdigit() or not 1 <= int(raw) <= 60:
+    try:
+        seconds = whole_number(raw)
+    except ValueError:
+        seconds = 0
+    if not 1 <= seconds <= 60:
         raise UserError(f"{BASELINE_S_ENV}={raw!r}: give whole seconds of iperf3 traffic from 1 to 60")
-    return int(raw)
+    return seconds
 
 
 @dataclass
@@ -62,10 +67,14 @@ class NetworkBaseline:
 
 def parse_server(spec: str) -> tuple[str, int]:
     """``host[:port]`` of an iperf3 server (port 5201 by default)."""
-    host, _, port = spec.rpartition(":") if spec.count(":") == 1 else (spec, "", "")
-    if not host or (port and not port.isdigit()):
+    host, colon, port = spec.rpartition(":") if spec.count(":") == 1 else (spec, "", "")
+    try:
+        number = whole_number(port) if colon else IPERF_PORT
+    except ValueError:
+        number = 0
+    if not host or not 1 <= number <= 65535:
         raise UserError(f"--iperf-server {spec!r}: give host or host:port, e.g. 10.0.0.5:5201")
-    return host, int(port) if port else IPERF_PORT
+    return host, number
 
 
 def _free_port() -> int:

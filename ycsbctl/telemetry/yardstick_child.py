@@ -8,6 +8,9 @@ Modes, each pinned to one CPU (``CPU``, -1: not pinned) before anything else:
   "elapsed_s", "cpu_s"}`` (wall time by ``perf_counter``, the process's CPU time by ``process_time``).
 - ``echo``: listens on 127.0.0.1 (a port the kernel picks, printed first) and echoes every connection in
   one loop until the last closes.
+
+Every mode ends when its stdin (the pipe from ycsbctl) closes: ``cpu`` and ``rtt`` read their ``go`` there, and
+``echo`` watches it in its loop, so a ycsbctl killed (``kill -9`` included, before any round trip) leaves none.
 - ``rtt``: prints ``ready``, waits for ``go PORT TRIPS``, makes ``TRIPS`` round trips of :data:`MESSAGE`
   to the echo server over :data:`CONNECTIONS` connections (TCP_NODELAY, one outstanding on each) and prints
   ``{"trips", "elapsed_s", "median_us", "connections"}``.
@@ -97,18 +100,23 @@ def round_trips(port: int, trips: int, connections: int = CONNECTIONS, limit_s: 
             "connections": min(connections, trips)}
 
 
-def echo() -> None:
+def echo(parent: int = 0) -> None:
     """Serve on 127.0.0.1, one loop over every connection (as a single-threaded server does): every byte
-    back, until the last connection closes."""
+    back, until the last connection closes, or the ``parent`` pipe (a file descriptor: stdin) does."""
     with socket.socket() as s, selectors.DefaultSelector() as sel:
         s.bind(("127.0.0.1", 0))
         s.listen(CONNECTIONS)
         sel.register(s, selectors.EVENT_READ)
+        sel.register(parent, selectors.EVENT_READ)
         _say(str(s.getsockname()[1]))
         open_ = 0
         served = False
         while open_ or not served:
             for key, _ in sel.select():
+                if key.fileobj == parent:
+                    if not os.read(parent, 4096):  # its end: ycsbctl closed it, or is gone
+                        return
+                    continue
                 if key.fileobj is s:
                     c, _ = s.accept()
                     c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.results.variants import split_variant
+from ycsbctl.user_input import DECIMAL, WHOLE
 
 # The workload files ship inside the package (``workloads/`` at the top of a checkout links here), so
 # an installed ycsbctl finds them as an editable checkout does.
@@ -19,8 +20,7 @@ WORKLOADS_DIR = Path(str(resources.files("ycsbctl") / "data" / "workloads"))
 _NAME = re.compile(r"^(?:workload[-_]?)?([a-z0-9][a-z0-9_-]*)$")
 
 
-_INT = re.compile(r"[+-]?[0-9]+")  # Java's Integer.parseInt / Long.parseLong: ASCII digits, no spaces or _
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INT, _FLOAT = WHOLE, DECIMAL  # the one rule for a number a user types (ycsbctl.user_input)
 
 
 class Properties(dict[str, str]):
