@@ -52,7 +52,7 @@ def command_lines(i: dict[str, str], out: str) -> list[list[str]]:
          "--backend", "local", "--server-cpus", "0", "--server-memory", "1g", "--placement", "off", "--tls",
          "--baseline", "lazy", "--targets-file", i["listed"], "--order", "blocks", "--repeat", "3",
          "--max-repeat", "4"],
-        ["workload-b", "--target", "redis", "--docker-host", "tcp://127.0.0.1:2375", "--backend", "docker",
+        ["workload-b", "--targets", "redis,valkey", "--docker-host", "tcp://127.0.0.1:2375", "--backend", "docker",
          "--repeat", "auto", "--budget", "2m", "--margin", "5%", "--alpha", "0.1", "--order", "interleaved"],
         ["workload-a", "--target", "basic://", "--repeat", "2", "--precision", "3%", "--max-repeat", "6"],
         ["workload-b", "--target", "basic://", "--slo", "p99<1ms", "--slo-start", "5k", "--slo-points", "4"],
