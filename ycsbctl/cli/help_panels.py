@@ -36,7 +36,7 @@ PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Points", ("--threads", "--duration", "--profile", "--records", "--operations", "--warmup", "--target-rate",
                 "-P", "-p", "--timeout", "--max-error-rate", "--seed", "--disturb")),
     ("Rounds and verdicts", ("--repeat", "--budget", "--precision", "--max-repeat", "--margin", "--baseline",
-                             "--alpha", "--order")),
+                             "--alpha", "--order", "--slice")),
     ("Load phase", ("--load", "--load-threads")),
     ("Latency objective search", ("--slo", "--slo-start", "--slo-points")),
     ("Servers ycsbctl starts", ("--backend", "--docker-host", "--image", "--server-cpus", "--server-memory",
