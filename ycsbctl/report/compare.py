@@ -22,6 +22,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
+from ycsbctl.report.compare_reference import folder_cpus, reference_note
 from ycsbctl.report.folder_differences import differences
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
@@ -31,6 +32,8 @@ from ycsbctl.results import verdicts as vd
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.quota_held import held_differently, held_phrase
+from ycsbctl.results.reference_cells import cpus_changed, reference_cells
+from ycsbctl.results.reference_pairs import DEFAULT_MARGIN, METRIC
 from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
 
 KEY = ["target", "workload", "threads"]
@@ -119,6 +122,12 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         ctl = control_target(base, other, control, held)
         chosen = chosen or ctl
         host = yardstick.host_factor(base.yardstick, other.yardstick)
+        untrusted = yardstick.untrusted(base.yardstick, other.yardstick, (base.id, label))
+        refs = reference_cells(base.runs, base.slices(), other.runs, other.slices(), margins.of(THROUGHPUT),
+                               float(margins.by_metric.get(METRIC, DEFAULT_MARGIN)), (base.id, label),
+                               (folder_cpus(base), folder_cpus(other)))
+        if changed := cpus_changed(folder_cpus(base), folder_cpus(other), (base.id, label)):
+            diffs.append(f"{label}: {changed}")
         uncontrolled = uncontrolled or ctl is None  # its cells are tested against the margins
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
@@ -133,7 +142,9 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency,
                                paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,
-                               host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)
+                               host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan,
+                               references=refs, untrusted=untrusted)
+        notes += [n for n in (reference_note(refs, label, ctl),) if n]
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",

@@ -1,0 +1,100 @@
+"""The cells two folders share, each read against its own folder's reference server
+(:mod:`ycsbctl.results.reference_pairs`), and whether the host readings they rest on can be trusted.
+
+A cell's answer rests on the reference; it is held ``undecided`` (with why) where the reference cannot divide the
+host out:
+
+* the reference itself moved between the folders beyond the host's drift margin (its own ratio B/A in this cell:
+  one folder ran on a host another program was using, or on other CPUs);
+* the cell's points were host-busy in one folder and not in the other (a hog hits a server and its client sharing
+  cores unlike it hits the reference);
+* the CPUs the two runs could use differ (``taskset``: the manifest's ``reference.cpus``);
+* this cell's reference reading lies far from the other cells' (beyond the between-run bound from their median:
+  a first reading of a cold host, a burst in one session), said with "its first reading" where the cell holds a
+  folder's first reference session.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ycsbctl.results import reference_pairs as rp
+from ycsbctl.results import stats
+from ycsbctl.results.cells import cell_groups
+
+MIN_CELLS_FOR_OUTLIER = 3  # cells of a folder pair from which one cell's reference reading is checked against theirs
+
+
+@dataclass(frozen=True)
+class ReferenceCell:
+    """One shared cell read against the references: its comparison (other ÷ base), the reference's own ratio in
+    it, and why no verdict may rest on it (None: it may)."""
+
+    comparison: stats.Comparison
+    reference_ratio: float
+    held: str | None = None
+
+
+def cpus_text(cpus: list[int] | None) -> str:
+    """``0-1`` / ``0,2`` for a CPU list (``?`` when unknown)."""
+    if not cpus:
+        return "?"
+    cpus = sorted(cpus)
+    if cpus == list(range(cpus[0], cpus[-1] + 1)) and len(cpus) > 1:
+        return f"{cpus[0]}-{cpus[-1]}"
+    return ",".join(map(str, cpus))
+
+
+def cpus_changed(base_cpus: list[int] | None, other_cpus: list[int] | None, labels: tuple[str, str]) -> str | None:
+    """Why the host differed because the runs could use other CPUs, or None (same, or unknown in either)."""
+    if not base_cpus or not other_cpus or sorted(base_cpus) == sorted(other_cpus):
+        return None
+    return (f"the host differed: {labels[0]} ran on CPUs {cpus_text(base_cpus)} and {labels[1]} on "
+            f"{cpus_text(other_cpus)} (taskset), which the reference cannot divide out")
+
+
+def _busy(g: pd.DataFrame) -> bool:
+    return bool(len(g)) and bool((g["status"] == "degraded").any())
+
+
+def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, other_runs: pd.DataFrame,
+                    other_slices: pd.DataFrame | None, host_margin: float, between_runs: float,
+                    labels: tuple[str, str], cpus: tuple[list[int] | None, list[int] | None] = (None, None)
+                    ) -> dict[tuple, ReferenceCell]:
+    """Each cell (workload, target, threads, rate) both folders measured with their reference beside it: its
+    reference-paired comparison and whether it is held (``host_margin``: the host's drift between experiments the
+    reference may divide out, a fraction; ``between_runs``: the between-run bound of a reference reading;
+    ``labels``: the folders' names; ``cpus``: the CPUs each run could use)."""
+    a = {k: g for k, g in cell_groups(base_runs)}
+    b = {k: g for k, g in cell_groups(other_runs)}
+    found: dict[tuple, tuple[stats.Comparison, float, rp.Reading, rp.Reading]] = {}
+    for key in a.keys() & b.keys():
+        ra = rp.reading(base_slices, set(a[key]["run_id"]))
+        rb = rp.reading(other_slices, set(b[key]["run_id"]))
+        if ra is not None and rb is not None:
+            found[key] = (rp.compare(ra, rb), rp.reference_ratio(ra, rb), ra, rb)
+    logs = [math.log(r) for _, r, _, _ in found.values() if r > 0]
+    centre = float(np.median(logs)) if logs else math.nan
+    changed = cpus_changed(*cpus, labels)
+    out = {}
+    for key, (c, ratio, ra, rb) in found.items():
+        held = changed
+        if held is None and rp.drift(ratio) > host_margin:
+            held = (f"the host differed between the folders: the reference read {ratio:.2f}× in {labels[1]} "
+                    f"({100 * (ratio - 1):+.0f} %), beyond the ±{100 * host_margin:.0f} % it can divide out")
+        if held is None and _busy(a[key]) != _busy(b[key]):
+            busy, quiet = labels if _busy(a[key]) else labels[::-1]
+            held = (f"the host differed: other programs used it during {busy}'s points of this cell and not during "
+                    f"{quiet}'s, which hits a server and its client unlike the reference")
+        if (held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and ratio > 0
+                and abs(math.log(ratio) - centre) > math.log1p(between_runs)):
+            first = [lab for lab, r in zip(labels, (ra, rb)) if r.first]
+            held = (f"the reference's reading in this cell ({ratio:.2f}×) lies far from the other cells' "
+                    f"({math.exp(centre):.2f}×)" + (f": its first reading in {' and '.join(first)}" if first else "")
+                    + ", so the host reading it rests on is not trusted")
+        out[key] = ReferenceCell(c, ratio, held)
+    return out
