@@ -14,6 +14,7 @@ from ycsbctl.results import host_drift, stats
 from ycsbctl.results import reference_pairs as rp
 from ycsbctl.results.cells import THROUGHPUT, Metric, by_round, cell_groups, cell_rate, metrics
 from ycsbctl.results.reference_cells import ReferenceCell
+from ycsbctl.results.verdict_words import HELD
 from ycsbctl.results.verdicts import decided, verdict_row
 
 
@@ -115,12 +116,18 @@ def _drift_row(cell: dict, m: Metric, base: dict[int, float], other: dict[int, f
     caveat = (f"no control target in both experiments: tested against the host's drift between experiments, "
               f"±{100 * margin:.1f} % ({margins.source}); a difference within it cannot be told from the host")
     held = None
+    if c.test == ONE_ROUND and m.name not in margins.by_metric:
+        held = (f"one round a side and no record of this host's drift between experiments (`ycsbctl compare A B "
+                f"--calibrate` on two runs of one plan): the interval is the default ±{100 * margin:.0f} % around the "
+                "ratio, not a test")
     if host:
         moved = host_drift.drift(host_factor or math.nan)
         spread = (f" (±{100 * math.expm1(host_se):.1f} % from its readings' spread, which widens the interval)"
                   if host_se > 0 else " (too few readings to know its spread: taken as exact)")
         caveat = (f"{host}, divided out{spread}; " if divide else f"{host}, not divided out: {untrusted}; ") + caveat
         if moved > margin:
+            caveat += f"; the host's own speed moved {100 * moved:.1f} %, beyond that margin"
+        if moved > margin and held is None:
             held = (f"the host differed between the folders: its speed moved {100 * moved:.0f} % (yardstick), beyond "
                     f"the ±{100 * margin:.1f} % drift margin, and a busy host slows a server and its client unlike "
                     "the yardstick")
@@ -149,8 +156,8 @@ def _hold(df: pd.DataFrame, rows: list[dict]) -> None:
         why = r.get("_held")
         if why:
             df.loc[i, "verdict"] = stats.UNDECIDED
-            df.loc[i, "decided_by"] = f"undecided: {why}"
-            df.loc[i, "caveat"] = f"{why}; {r.get('caveat') or ''}".rstrip("; ")
+            df.loc[i, "decided_by"] = f"{HELD}{why}"
+            df.loc[i, "caveat"] = "; ".join(w for w in (r.get("caveat"), f"held undecided: {why}") if w)
 
 
 ONE_ROUND = "one round a side, against the host's drift between experiments"

@@ -4,14 +4,14 @@
 A cell's answer rests on the reference; it is held ``undecided`` (with why) where the reference cannot divide the
 host out:
 
-* the reference itself moved between the folders beyond the host's drift margin (its own ratio B/A in this cell:
-  one folder ran on a host another program was using, or on other CPUs);
+* the reference itself moved between the folders beyond the host's drift margin (its own ratio B/A, the median
+  over the shared cells: one folder ran on a host another program was using);
 * the cell's points were host-busy in one folder and not in the other (a hog hits a server and its client sharing
   cores unlike it hits the reference);
 * the CPUs the two runs could use differ (``taskset``: the manifest's ``reference.cpus``);
-* this cell's reference reading lies far from the other cells' (beyond the between-run bound from their median:
-  a first reading of a cold host, a burst in one session), said with "its first reading" where the cell holds a
-  folder's first reference session.
+* this cell's reference reading lies far from the other cells' (beyond the drift margin from their median, and
+  its own interval leaving that median out: a first reading of a cold host, a burst in one session), said with
+  "its first reading" where the cell holds a folder's first reference session.
 """
 
 from __future__ import annotations
@@ -62,39 +62,46 @@ def _busy(g: pd.DataFrame) -> bool:
 
 
 def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, other_runs: pd.DataFrame,
-                    other_slices: pd.DataFrame | None, host_margin: float, between_runs: float,
+                    other_slices: pd.DataFrame | None, host_margin: float,
                     labels: tuple[str, str], cpus: tuple[list[int] | None, list[int] | None] = (None, None)
                     ) -> dict[tuple, ReferenceCell]:
     """Each cell (workload, target, threads, rate) both folders measured with their reference beside it: its
     reference-paired comparison and whether it is held (``host_margin``: the host's drift between experiments the
-    reference may divide out, a fraction; ``between_runs``: the between-run bound of a reference reading;
-    ``labels``: the folders' names; ``cpus``: the CPUs each run could use)."""
+    reference may divide out, a fraction; ``labels``: the folders' names; ``cpus``: the CPUs each run could use)."""
     a = {k: g for k, g in cell_groups(base_runs)}
     b = {k: g for k, g in cell_groups(other_runs)}
-    found: dict[tuple, tuple[stats.Comparison, float, rp.Reading, rp.Reading]] = {}
+    found: dict[tuple, tuple[stats.Comparison, stats.Comparison, rp.Reading, rp.Reading]] = {}
     for key in a.keys() & b.keys():
         ra = rp.reading(base_slices, set(a[key]["run_id"]))
         rb = rp.reading(other_slices, set(b[key]["run_id"]))
         if ra is not None and rb is not None:
             found[key] = (rp.compare(ra, rb), rp.reference_ratio(ra, rb), ra, rb)
-    logs = [math.log(r) for _, r, _, _ in found.values() if r > 0]
-    centre = float(np.median(logs)) if logs else math.nan
-    changed = cpus_changed(*cpus, labels)
+    logs = [math.log(r.ratio) for _, r, _, _ in found.values() if r.ratio > 0]
+    centre = math.exp(float(np.median(logs))) if logs else math.nan
+    folder_wide = cpus_changed(*cpus, labels)
+    if folder_wide is None and rp.drift(centre) > host_margin:
+        folder_wide = (f"the host differed between the folders: the reference read {centre:.2f}× in {labels[1]} "
+                       f"(median over {len(logs)} cells), beyond the ±{100 * host_margin:.0f} % it can divide out")
     out = {}
-    for key, (c, ratio, ra, rb) in found.items():
-        held = changed
-        if held is None and rp.drift(ratio) > host_margin:
-            held = (f"the host differed between the folders: the reference read {ratio:.2f}× in {labels[1]} "
-                    f"({100 * (ratio - 1):+.0f} %), beyond the ±{100 * host_margin:.0f} % it can divide out")
+    for key, (c, rr, ra, rb) in found.items():
+        held = folder_wide
         if held is None and _busy(a[key]) != _busy(b[key]):
             busy, quiet = labels if _busy(a[key]) else labels[::-1]
             held = (f"the host differed: other programs used it during {busy}'s points of this cell and not during "
                     f"{quiet}'s, which hits a server and its client unlike the reference")
-        if (held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and ratio > 0
-                and abs(math.log(ratio) - centre) > math.log1p(between_runs)):
+        if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin):
             first = [lab for lab, r in zip(labels, (ra, rb)) if r.first]
-            held = (f"the reference's reading in this cell ({ratio:.2f}×) lies far from the other cells' "
-                    f"({math.exp(centre):.2f}×)" + (f": its first reading in {' and '.join(first)}" if first else "")
+            held = (f"the reference's reading in this cell ({rr.ratio:.2f}× [{rr.low:.2f}, {rr.high:.2f}]) lies far "
+                    f"from the other cells' ({centre:.2f}×)" + (f": its first reading in {' and '.join(first)}"
+                                                               if first else "")
                     + ", so the host reading it rests on is not trusted")
-        out[key] = ReferenceCell(c, ratio, held)
+        out[key] = ReferenceCell(c, rr.ratio, held)
     return out
+
+
+def _far(rr: stats.Comparison, centre: float, margin: float) -> bool:
+    """A cell's reference ratio ``rr`` lies far from the cells' ``centre``: beyond ``margin`` from it, and its
+    interval leaves the centre out (a departure its own noise does not explain)."""
+    if not (rr.ratio > 0 and centre > 0) or rp.drift(rr.ratio / centre) <= margin:
+        return False
+    return bool(rr.low > 0 and rr.high > 0 and not rr.low <= centre <= rr.high)

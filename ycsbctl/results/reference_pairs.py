@@ -5,10 +5,14 @@ Every alternated session of a folder holds the reference server as one more targ
 a session (:mod:`ycsbctl.results.slice_pairs`: 2·(n + 1) slices, two of each target and two of the reference), a
 target's *relative rate* is the log of its rate in the block minus the log of the reference's rate in the same
 block: what the host did to both within the block cancels. The cross-folder ratio of a cell is
-``exp(mean_B − mean_A)`` of those relative rates, each folder's mean taken over its *batch means*
-(:func:`ycsbctl.results.slice_pairs.batch_means`: batches of about √B consecutive blocks, never across sessions, two
-at least from one session), and its interval is Welch's t over the two folders' batch means (``scipy.stats``), so
-one round per folder gives an interval.
+``exp(mean_B − mean_A)`` of those relative rates over each folder's blocks, and its interval is Welch's t of the
+two means (:func:`welch`). What the reference leaves of the host's noise is nearly independent from block to block,
+but a target's own slow state is not: each folder's standard error is inflated by its blocks' lag-one
+autocorrelation ρ (pooled over its sessions, never across two, taken in [0, 0.9]), the effective number of blocks
+being ``n·(1 − ρ)/(1 + ρ)`` (the AR(1) variance of a mean), with Welch–Satterthwaite's degrees of freedom over
+the two. One round per folder gives an interval (the batch means of √B blocks that
+:mod:`ycsbctl.results.slice_pairs` uses inside a folder leave two batches of a one-round session, and a t of one or
+two degrees of freedom at a family's level spans orders of magnitude).
 
 The reference divides out what hits it and the target alike; what it cannot divide out is said, and such a cell is
 ``undecided`` whatever its interval (:func:`reference_check`): the reference itself read the host differently
@@ -25,14 +29,14 @@ blocks of one run cannot see: so a cell is ``better``/``worse`` only beyond a be
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from ycsbctl.results import slice_pairs, slice_table, stats
 
-TEST = "Welch t of reference-paired block rates (batch means)"
+TEST = "Welch t of reference-paired block rates"
 METRIC = "throughput_vs_reference"  # the calibration record's key for reference-paired A/A cells
 # The between-run bound without a calibration record (a fraction): see docs/benchmarks.md (reference A/A pairs).
 DEFAULT_MARGIN = 0.05
@@ -41,8 +45,9 @@ DEFAULT_MARGIN = 0.05
 @dataclass(frozen=True)
 class Reading:
     """One folder's side of a cell: per block both the target and the reference measured whole (past the
-    warm-up), its session, the target's log rate minus the reference's (``relative``) and the reference's own log
-    rate (``reference``, log ops/s); ``first``: the cell holds the folder's first reference session."""
+    warm-up), in time order within each session: its session, the target's log rate minus the reference's
+    (``relative``) and the reference's own log rate (``reference``, log ops/s); ``first``: the cell holds the
+    folder's first reference session."""
 
     sessions: tuple[str, ...]
     relative: np.ndarray
@@ -53,9 +58,42 @@ class Reading:
     def blocks(self) -> int:
         return len(self.relative)
 
-    def batches(self, of: np.ndarray) -> np.ndarray:
-        """The batch means of ``of`` (one value per block, in this reading's order)."""
-        return slice_pairs.batch_means(slice_pairs.BlockPairs(self.sessions, of))
+
+@dataclass(frozen=True)
+class Mean:
+    """A folder's mean of one log quantity over its blocks, its standard error (AR(1)-inflated) and degrees of
+    freedom."""
+
+    mean: float
+    se: float
+    df: float
+    n: int
+
+
+def lag_one(values: np.ndarray, sessions: tuple[str, ...]) -> float:
+    """The blocks' lag-one autocorrelation, pooled over sessions (never a pair across two), in [0, 0.9]; 0 with
+    fewer than three blocks or no spread."""
+    if len(values) < 3:
+        return 0.0
+    centred = values - values.mean()
+    denominator = float((centred ** 2).sum())
+    which = np.asarray(sessions, dtype=object)
+    same = which[1:] == which[:-1]
+    numerator = float((centred[1:] * centred[:-1])[same].sum())
+    if denominator <= 0:
+        return 0.0
+    return float(min(max(numerator / denominator, 0.0), 0.9))
+
+
+def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
+    """:class:`Mean` of ``values`` (one per block): the standard error of a mean of AR(1) blocks, its degrees of
+    freedom the effective blocks less one (NaN with fewer than two blocks)."""
+    n = len(values)
+    if n < 2:
+        return Mean(float(values.mean()) if n else math.nan, math.nan, math.nan, n)
+    rho = lag_one(values, sessions)
+    effective = n * (1 - rho) / (1 + rho)
+    return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n)
 
 
 def reading(slices: pd.DataFrame | None, run_ids: set[str]) -> Reading | None:
@@ -75,54 +113,51 @@ def reading(slices: pd.DataFrame | None, run_ids: set[str]) -> Reading | None:
     t = slice_pairs.block_values(slice_table.targets_only(mine), slice_pairs.RATE, targets)
     r = slice_pairs.block_values(ref, slice_pairs.RATE, targets)
     keep: list[tuple[str, float, float]] = []
-    for key in sorted(t.keys() & r.keys()):
+    for key in sorted(t.keys() & r.keys()):  # by session, then block: time order within a session
         (vt, wt, nt), (vr, wr, nr) = t[key], r[key]
         if not (wt or wr) and nt == nr == 2 and vt > 0 and vr > 0 and math.isfinite(vt) and math.isfinite(vr):
             keep.append((key[0], math.log(vt) - math.log(vr), math.log(vr)))
     if not keep:
         return None
     all_ref = slice_table.reference_only(slices)
-    first_session = str(all_ref.sort_values(["repetition", "session"])["session"].iloc[0]) if len(all_ref) else ""
+    first_session = str(all_ref.sort_values(["repetition", "session"])["session"].iloc[0])
     return Reading(tuple(k[0] for k in keep), np.asarray([k[1] for k in keep]), np.asarray([k[2] for k in keep]),
                    first=first_session in sessions)
 
 
-def welch(base: np.ndarray, other: np.ndarray, test: str = TEST) -> stats.Comparison:
-    """Welch's t of two folders' batch means of a log quantity: the ratio ``exp(mean other − mean base)`` with
-    its :data:`~ycsbctl.results.stats.CONFIDENCE` interval (``scipy.stats.ttest_ind``); no interval with fewer
-    than two batches a side."""
-    ratio = float(np.exp(other.mean() - base.mean())) if len(base) and len(other) else math.nan
-    n = min(len(base), len(other))
-    if n < slice_pairs.MIN_BATCHES:
+def welch(base: Mean, other: Mean, test: str = TEST) -> stats.Comparison:
+    """Welch's t of two folders' means of a log quantity: the ratio ``exp(other − base)`` with its
+    :data:`~ycsbctl.results.stats.CONFIDENCE` interval (Welch–Satterthwaite degrees of freedom, ``scipy``'s t);
+    no interval with fewer than two blocks a side."""
+    ratio = float(np.exp(other.mean - base.mean)) if base.n and other.n else math.nan
+    n = min(base.n, other.n)
+    if n < 2:
         return stats.Comparison(ratio, math.nan, math.nan, math.nan, test, n, math.nan, math.nan)
-    va, vb = base.var(ddof=1) / len(base), other.var(ddof=1) / len(other)
+    va, vb = base.se ** 2, other.se ** 2
     se = math.sqrt(va + vb)
     if se == 0:
         return stats.Comparison(ratio, ratio, ratio, 1.0 if ratio == 1 else 0.0, test, n, 0.0, 0.0)
-    from scipy.stats import ttest_ind
+    from scipy.special import stdtr
 
-    res = ttest_ind(other, base, equal_var=False)
-    ci = res.confidence_interval(stats.CONFIDENCE)
-    df = float(res.df)
-    return stats.Comparison(ratio, float(np.exp(ci.low)), float(np.exp(ci.high)), float(res.pvalue), test, n,
-                            stats.detectable(se, df), math.sqrt((base.var(ddof=1) + other.var(ddof=1)) / 2),
-                            se_log=se, df=df)
+    df = (va + vb) ** 2 / (va ** 2 / base.df + vb ** 2 / other.df)
+    centre = other.mean - base.mean
+    half = stats.t_quantile(0.5 + stats.CONFIDENCE / 2, df) * se
+    p = float(2 * stdtr(df, -abs(centre) / se))
+    return stats.Comparison(ratio, math.exp(centre - half), math.exp(centre + half), p, test, n,
+                            stats.detectable(se, df), se * math.sqrt(n), se_log=se, df=df)
 
 
 def compare(base: Reading, other: Reading) -> stats.Comparison:
-    """The cell's ratio other ÷ base read against each folder's reference (:data:`TEST`), ``n`` the batches of
-    the smaller side; ``decided_by`` counts the blocks and batches."""
-    a, b = base.batches(base.relative), other.batches(other.relative)
-    c = welch(a, b)
-    from dataclasses import replace
-
-    return replace(c, decided_by=f"{TEST}: {base.blocks} and {other.blocks} blocks in {len(a)} and {len(b)} batches")
+    """The cell's ratio other ÷ base read against each folder's reference (:data:`TEST`), ``n`` the blocks of
+    the smaller side; ``decided_by`` counts the blocks."""
+    c = welch(mean_of(base.relative, base.sessions), mean_of(other.relative, other.sessions))
+    return replace(c, decided_by=f"{TEST}: {base.blocks} and {other.blocks} blocks")
 
 
-def reference_ratio(base: Reading, other: Reading) -> float:
-    """The reference's own rate in the other folder over the base folder's, in this cell (the batch means'
-    geometric means)."""
-    return float(np.exp(other.batches(other.reference).mean() - base.batches(base.reference).mean()))
+def reference_ratio(base: Reading, other: Reading) -> stats.Comparison:
+    """The reference's own rate in the other folder over the base folder's, in this cell, with its interval."""
+    return welch(mean_of(base.reference, base.sessions), mean_of(other.reference, other.sessions),
+                 "Welch t of the reference's block rates")
 
 
 def drift(ratio: float) -> float:
