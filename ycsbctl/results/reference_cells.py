@@ -9,9 +9,11 @@ host out:
 * the cell's points were host-busy in one folder and not in the other (a hog hits a server and its client sharing
   cores unlike it hits the reference);
 * the CPUs the two runs could use differ (``taskset``: the manifest's ``reference.cpus``);
-* this cell's reference reading lies far from the other cells' (beyond the drift margin from their median, and
-  its own interval leaving that median out: a first reading of a cold host, a burst in one session), said with
-  "its first reading" where the cell holds a folder's first reference session.
+* this cell's reference reading lies far from the other cells' (beyond the drift margin from their median, its
+  own interval leaving that median out) and it moved alone — every target's ratio against it in that session moved
+  the other way (:func:`_moved_alone`; a session where the host itself was slow moves the targets with it): a first
+  reading of a cold reference, a burst on it alone; said with "its first reading" where the cell holds a folder's
+  first reference session.
 """
 
 from __future__ import annotations
@@ -89,7 +91,8 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
             busy, quiet = labels if _busy(a[key]) else labels[::-1]
             held = (f"the host differed: other programs used it during {busy}'s points of this cell and not during "
                     f"{quiet}'s, which hits a server and its client unlike the reference")
-        if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin):
+        if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin) \
+                and _moved_alone(key, rr.ratio / centre, found, host_margin):
             first = [lab for lab, r in zip(labels, (ra, rb)) if r.first]
             held = (f"the reference's reading in this cell ({rr.ratio:.2f}× [{rr.low:.2f}, {rr.high:.2f}]) lies far "
                     f"from the other cells' ({centre:.2f}×)" + (f": its first reading in {' and '.join(first)}"
@@ -97,6 +100,25 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
                     + ", so the host reading it rests on is not trusted")
         out[key] = ReferenceCell(c, rr.ratio, held)
     return out
+
+
+def _moved_alone(key: tuple, ref_move: float, found: dict[tuple, tuple], margin: float) -> bool:
+    """The reference moved alone in ``key``'s session (by ``ref_move`` against the other cells): the targets'
+    ratios against it in that session moved the other way, each by at least half the ``margin`` against the same
+    target's other cells. Where the host itself was slow or fast in that session, the targets moved with the
+    reference and their ratios against it did not."""
+    workload, _, threads, rate = key
+    moves = []
+    for (w, target, t, r), (c, *_) in found.items():
+        if (w, t, r) != (workload, threads, rate) or not c.ratio > 0:
+            continue
+        others = [math.log(o[0].ratio) for k, o in found.items() if k[1] == target and k != (w, target, t, r)
+                  and o[0].ratio > 0]
+        if others:
+            moves.append(math.log(c.ratio) - float(np.median(others)))
+    half = math.log1p(margin) / 2
+    sign = -1 if ref_move > 1 else 1  # a reference that read slower makes the targets read faster against it
+    return bool(moves) and all(sign * m > half for m in moves)
 
 
 def _far(rr: stats.Comparison, centre: float, margin: float) -> bool:
