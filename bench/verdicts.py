@@ -23,7 +23,8 @@ counts), first on the machine as it is (``quiet``), then with one core held busy
   control itself. Every cell's drift between consecutive experiments (nothing changed between them) is
   then added to this host's drift record (``ycsbctl/results/host_drift.py``; ``--no-record`` to leave it).
 
-``--order-pairs N`` also times the same plan with ``--order target`` and ``interleaved`` alternately (the
+``--order`` (default auto: alternate, a cell's targets in one engine session) and ``--slice`` set the experiments'
+order; ``--order-pairs N`` also times the same plan with ``--order target`` and ``interleaved`` alternately (the
 goal: interleaving costs ≤ 5 % more wall time).
 
     .venv/bin/python -m bench verdicts [--experiments 3] [--repeat 5] [--threads 8,16,32,64]
@@ -182,13 +183,16 @@ def busy_core(on: bool) -> Iterator[None]:
         stop(hog)
 
 
-def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order: str = "auto") -> float:
-    """Run one experiment into ``out`` (the client on its CPUs); its wall time (s)."""
+def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order: str | None = None) -> float:
+    """Run one experiment into ``out`` (the client on its CPUs) in ``order`` (None: ``--order``'s); its wall time
+    (s)."""
+    order = order or args.order
     targets = [a for u in urls.values() for a in ("--target", u)]
     cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
            args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", str(args.warmup),
            "--records",
            str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
+           *(("--slice", str(args.slice)) if args.slice else ()),
            *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
            *(() if args.telemetry else ("--no-telemetry",))]
     t0 = time.monotonic()
@@ -253,6 +257,8 @@ def main() -> int:
                     help="CPU quotas (cores) of the slowed servers; dialN: dialled here for a gap of about N %%")
     ap.add_argument("--conditions", default="quiet,busy,across",
                     help="quiet, busy (one core held busy), across (folders compared across a busy host's drift)")
+    ap.add_argument("--order", default="auto", help="the experiments' --order (auto: alternate with several targets)")
+    ap.add_argument("--slice", type=float, default=None, help="the experiments' --slice (s) [ycsbctl's default]")
     ap.add_argument("--order-pairs", type=int, default=1)
     ap.add_argument("--no-record", action="store_true", help="leave this host's drift record as it is")
     ap.add_argument("--keep", type=Path, help="keep the experiments' folders under this folder (else removed)")

@@ -76,8 +76,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/engine/worker_process.py": ["tests/engine/test_worker.py", "tests/engine/test_engine_truth.py",
                                          "tests/engine/test_engine.py", "tests/engine/test_measurements.py"],
     # An alternated session: the slice schedule, each slice's counts to its own target, per-target results.
-    "ycsbctl/engine/alternation.py": ["tests/engine/test_alternation.py"],
-    "ycsbctl/engine/alternating_worker.py": ["tests/engine/test_alternation.py"],
+    "ycsbctl/engine/alternation.py": ["tests/engine/test_alternation.py", "tests/engine/test_alternation_plugins.py"],
+    "ycsbctl/engine/alternating_worker.py": ["tests/engine/test_alternation.py",
+                                             "tests/engine/test_alternation_plugins.py"],
+    "ycsbctl/engine/alternating_plugin_worker.py": ["tests/engine/test_alternation_plugins.py"],
     "ycsbctl/engine/alternated_session.py": ["tests/engine/test_alternation.py"],
     # A point's verdict: stall, client-stall, data gone missing during the point.
     "ycsbctl/experiment/judge.py": ["tests/experiment/test_judge.py"],

@@ -147,3 +147,97 @@ def test_the_default_plan_decides_by_itself_and_a_named_target_runs_one_round():
     assert repeat_option(None, None, default_plan=False) == (1, None, False)
     assert repeat_option("auto", "3%", default_plan=False) == (3, 0.03, False)  # --precision keeps its meaning
     assert repeat_option("4", None, default_plan=True) == (4, None, False)
+
+
+def test_a_round_starts_only_if_it_can_end_within_the_budget():
+    """The budget rule by hand: after ``done`` rounds that took ``spent`` seconds, round ``done + 1`` (at their mean
+    length, ``spent / done``) starts only if ``spent + spent / done`` stays within ``--budget``. Two rounds took
+    100 s (50 s a round): a third ends at ~150 s, so a budget of 160 s runs it and one of 140 s — which 100 s alone
+    is still within — does not. No plan of rounds is set, so only the budget decides."""
+    import time
+
+    from ycsbctl.experiment.sequential import Rounds
+
+    fits = Rounds(budget_s=160.0, most=30, started=time.monotonic() - 100.0)
+    go, line = fits.another(2, ["a cell"])
+    assert go and fits.stopped is None and line is not None and line.startswith("round 2: 1 cell(s) still undecided")
+    past = Rounds(budget_s=140.0, most=30, started=time.monotonic() - 100.0)
+    go, line = past.another(2, ["a cell"])
+    assert not go and line is not None and past.stopped is not None
+    said = "the --budget of 140 s would be passed by another round (100 s spent, ~50 s a round)"
+    assert past.stopped.startswith(said)
+    assert "1 cell(s) left undecided" in line
+    # the mean round counts every round so far: 100 s over 4 rounds is 25 s a round, a fifth ends at ~125 s
+    assert Rounds(budget_s=140.0, most=30, started=time.monotonic() - 100.0).another(4, None) == (True, None)
+    assert not Rounds(budget_s=120.0, most=30, started=time.monotonic() - 100.0).another(4, None)[0]
+
+
+def _dies_in_round_2(servers: BasicServers, gap: dict[str, float], who: str = "valkey"):
+    """The rates of :func:`_rates`; ``who``'s server dies during its second run point (and cannot restart)."""
+    rates, seen = _rates(gap), {"n": 0}
+
+    def on_run(n: int, spec: PhaseSpec, result: PhaseResult) -> PhaseResult:
+        result = rates(n, spec, result)
+        if spec.phase == "run" and who in spec.url:
+            seen["n"] += 1
+            if seen["n"] == 2:
+                servers.dead.add(who)
+        return result
+    return on_run
+
+
+def _sweep_dying(plan: Plan, servers: BasicServers, on_run) -> tuple[list, list[str]]:
+    notes: list[str] = []
+    store = MemorySink(Manifest(experiment_id="t", plan=plan.to_dict()))
+    console = Console(Progress(10, quiet=True))
+    console.note = notes.append  # type: ignore[method-assign]
+    outcome = Sweep(resolve_study(plan), servers, RecordingEngine(on_run), store, console).run()
+    return [r for r in outcome.records if r.phase == "run"], notes
+
+
+def test_auto_rounds_stop_once_a_compared_target_is_gone_and_the_line_says_why():
+    """redis against valkey, 2 % apart (undecided for many rounds); valkey's server dies in round 2 and cannot
+    restart. No round can decide its cell now: the rounds stop there (not at the 6 of --max-repeat, each look
+    repeating valkey's two rounds as "still undecided"), and the closing line names the target that went and why."""
+    from ycsbctl.errors import UserError
+
+    servers = BasicServers(restart_error=UserError("port 6390 is in use", fix="stop it"))
+    plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=600, max_repeat=6, **SMALL)
+    runs, notes = _sweep_dying(plan, servers, _dies_in_round_2(servers, {"valkey": 0.98}))
+    assert max(r.repetition for r in runs) == 2 and not [r for r in runs if r.target == "valkey" and r.repetition > 2]
+    (line,) = [n for n in notes if n.startswith("rounds stop")]
+    assert line.startswith("rounds stop: valkey (could not restart after a crash: port 6390 is in use: stop it) is "
+                           "gone: no compared cell can gain a round; the cells still undecided stay so"), line
+    assert not [n for n in notes if "round 3 next" in n]
+
+
+def test_a_gone_target_no_longer_holds_the_rounds_of_the_others_open():
+    """Three targets: valkey (2 % apart) goes in round 2; keydb, 30 % slower, is still compared: the rounds go on
+    until its cell is decided, valkey's no longer holding them open, and the line says valkey went."""
+    from ycsbctl.errors import UserError
+
+    servers = BasicServers(restart_error=UserError("port 6390 is in use", fix="stop it"))
+    plan = Plan(targets=["redis", "valkey", "keydb"], sequential=True, budget_s=600, max_repeat=30, **SMALL)
+    runs, notes = _sweep_dying(plan, servers, _dies_in_round_2(servers, {"valkey": 0.98, "keydb": 0.7}))
+    rounds = max(r.repetition for r in runs)
+    assert rounds in looks.LOOK_ROUNDS and rounds < 30
+    assert {r.repetition for r in runs if r.target == "keydb"} == set(range(1, rounds + 1))
+    assert notes[-1] == (f"every compared cell is decided after {rounds} rounds (valkey (could not restart after a "
+                         "crash: port 6390 is in use: stop it) is gone: its cells stay as its last round left them)")
+
+
+def test_no_compared_cell_can_gain_a_round_once_the_baseline_or_every_other_target_is_gone():
+    from ycsbctl.experiment.sequential import Gone, Rounds, gone_of
+    from ycsbctl.results.schema import SkippedTarget
+
+    three = ("redis", "valkey", "keydb")
+    assert not Gone({}, three, "redis").stuck and not Gone({"valkey": "died"}, three, "redis").stuck
+    assert Gone({"redis": "died"}, three, "redis").stuck  # the baseline: every cell is against it
+    assert Gone({"valkey": "died", "keydb": "died"}, three, "redis").stuck
+    # a target gone before the stage listed it (a blocks round leaves it out) is still one of the compared
+    gone = gone_of([SkippedTarget("redis", "could not restart after a crash")], {"redis"}, ["valkey"], "redis")
+    assert gone.targets == ("valkey", "redis") and gone.stuck
+    go, line = Rounds(budget_s=600.0, most=30).another(3, None, gone)
+    assert not go and line == ("rounds stop: redis (could not restart after a crash) is gone: no compared cell can "
+                               "gain a round; the cells still undecided stay so (see the report: the difference each "
+                               "could have detected)")

@@ -196,6 +196,24 @@ def test_the_looks_past_the_plan_and_folders_written_before_spend_as_they_did():
     assert looks.looks_until(10) == (1, 2, 3, 5, 8, 10) and looks.looks_until(8) == (1, 2, 3, 5, 8)
 
 
+def test_the_looks_past_the_plan_keep_five_percent_of_alpha_split_by_the_tail_of_zeta_one_and_a_half():
+    """The share of alpha kept for looks past the planned rounds, against the docs' 5 % and the Hurwitz zeta function
+    (scipy): 8 planned rounds are looked at after rounds 1, 2, 3, 5 and 8 (look 5 the plan's last); look k > 5 spends
+    alpha × 5 % × k^-1.5 / ζ(1.5, 6), so that all of them together spend exactly 5 % of alpha. Within the plan the
+    looks spend the other 95 %: a plan of one round tests its only look at 0.95 × alpha."""
+    from scipy.special import zeta
+
+    rest = 0.05 * 0.05 / zeta(1.5, 6)
+    for rounds, look in ((12, 6), (18, 7), (27, 8), (40, 9), (90, 11), (91, 12), (95, 16)):
+        assert looks.spent_alpha(0.05, rounds, True, 8, looks.SPENDING) == pytest.approx(rest * look ** -1.5, rel=1e-9)
+    assert looks.spent_alpha(0.05, 1, True, 1, looks.SPENDING) == pytest.approx(0.95 * 0.05, rel=1e-6)
+    assert looks.plan_spent_alpha({"sequential": True, "planned_rounds": 8, "spending": "obf"}, 0.05, 12) == \
+        pytest.approx(rest * 6 ** -1.5, rel=1e-9)
+    # a folder written before (the union bound): what follows look 1, (1 − 1/ζ(1.5)), keeps the same 5 % past the plan
+    union = (1 - 1 / zeta(1.5)) * 0.05 / zeta(1.5, 6)
+    assert [looks.look_weight(k, 8) for k in (6, 7, 20)] == pytest.approx([union * k ** -1.5 for k in (6, 7, 20)])
+
+
 def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_interval():
     """Analysis of covariance by hand (numpy's least squares, scipy's t): the log ratio of each round on the
     difference of the host each side had; the ratio is the fit at 0, its interval the intercept's t interval."""
@@ -228,6 +246,38 @@ def test_the_adjusted_comparison_is_least_squares_at_an_equal_share_with_its_t_i
                          covariate={r: v for r, v in x.items() if r != 3}).test != stats.ADJUSTED
     flat = {r: 0.01 * (r % 2) for r in rounds}  # sd 0.005 < ADJUST_MIN_SD
     assert stats.compare(base, other, paired=True, covariate=flat) == plain
+
+
+def test_a_folders_verdict_adjusts_for_the_host_share_each_side_had_in_its_runs():
+    """Through :func:`ycsbctl.results.verdicts.target_verdicts`, as a folder is judged: eight interleaved rounds whose
+    points lost what other programs took of the host (``host_other_share``, unequal between the sides and from round
+    to round), b 10 % slower than a at equal shares. Each cell is the adjusted comparison — least squares by hand
+    (numpy) of the per-round log ratio on log((1 − b's share) ÷ (1 − a's share)), the ratio its fit at 0 with the
+    intercept's t interval — and so reads worse; without the shares the same runs are the plain paired test, whose
+    ratio is the mean log ratio's and whose interval is too wide to call it."""
+    from tests.fixtures.verdict_runs import runs_table
+
+    share_a = [0.0, 0.3, 0.0, 0.2, 0.0, 0.2, 0.0, 0.1]
+    share_b = [0.3, 0.1, 0.4, 0.0, 0.2, 0.1, 0.5, 0.0]
+    wobble = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.01]
+    a = [1000.0 * (1 - s) * w for s, w in zip(share_a, wobble)]
+    b = [900.0 * (1 - s) * w for s, w in zip(share_b, reversed(wobble))]
+    runs = runs_table({("a", 8): a, ("b", 8): b}).assign(host_other_share=share_a + share_b)
+    v = vd.target_verdicts(runs, "a")
+    cell = v[(v["metric"] == "throughput") & ~v["at_peak"]].iloc[0]
+    d = np.log(b) - np.log(a)
+    x = np.log1p(-np.asarray(share_b)) - np.log1p(-np.asarray(share_a))
+    design = np.column_stack([np.ones(len(d)), x])
+    coef, residual, *_ = np.linalg.lstsq(design, d, rcond=None)
+    se = math.sqrt(float(residual[0]) / (len(d) - 2) * np.linalg.inv(design.T @ design)[0, 0])
+    half = sps.t.ppf(1 - (1 - cell["ci_level"]) / 2, len(d) - 2) * se
+    assert cell["test"] == stats.ADJUSTED and cell["ratio"] == pytest.approx(math.exp(coef[0]), rel=1e-9)
+    assert (cell["ci_low"], cell["ci_high"]) == pytest.approx((math.exp(coef[0] - half), math.exp(coef[0] + half)))
+    assert cell["verdict"] == stats.WORSE and cell["ci_high"] < 1 and cell["ci_level"] == pytest.approx(0.95)
+    plain = vd.target_verdicts(runs.drop(columns="host_other_share"), "a")
+    p = plain[(plain["metric"] == "throughput") & ~plain["at_peak"]].iloc[0]
+    assert p["test"] == "paired t (log ratio per round)" and p["ratio"] == pytest.approx(math.exp(d.mean()))
+    assert p["verdict"] == stats.UNDECIDED and abs(math.log(p["ratio"] / cell["ratio"])) > 0.05
 
 
 def test_adjusting_for_the_hosts_share_keeps_an_a_a_pairs_error_rate():

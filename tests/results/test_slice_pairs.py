@@ -71,21 +71,33 @@ def test_a_session_of_three_targets_has_blocks_of_six_slices():
     assert pairs.log_ratios.tolist() == pytest.approx([math.log(400 / 200), math.log(400 / 400)])
 
 
-def test_the_interval_is_scipys_t_interval_of_the_batch_means_of_round_root_b_blocks():
-    d = np.array([0.10, 0.12, 0.08, 0.11, 0.09, 0.13, 0.07, 0.10, 0.12])  # one session of 9 blocks: 3 batches of 3
+def test_the_interval_is_scipys_t_interval_of_the_batch_means_and_uncorrelated_blocks_are_their_own_batches():
+    # one session of 9 blocks whose ratios swing about their mean (lag-one correlation below 0): batches of one block
+    d = np.array([0.10, 0.12, 0.08, 0.11, 0.09, 0.13, 0.07, 0.10, 0.12])
     c = sp.compare(sp.BlockPairs(("s",) * 9, d))
-    means = d.reshape(3, 3).mean(axis=1)
-    ci = sps.ttest_1samp(means, 0.0).confidence_interval(0.95)
-    assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(means.mean()), math.exp(ci.low), math.exp(ci.high)))
-    assert c.p_value == pytest.approx(sps.ttest_1samp(means, 0.0).pvalue)
-    assert (c.n, c.df, c.test) == (9, 2, sp.TEST) and c.se_log == pytest.approx(sps.sem(means))
+    ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(d.mean()), math.exp(ci.low), math.exp(ci.high)))
+    assert c.p_value == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue)
+    assert (c.n, c.df, c.test) == (9, 8, sp.TEST) and c.se_log == pytest.approx(sps.sem(d))
+
+
+def test_correlated_blocks_are_batched_until_their_means_no_longer_correlate():
+    # a trend: every lag-one correlation is positive. 9 blocks: batches of 1 (9, correlated), then of 2 (4 batches:
+    # fewer than LAG_MIN, so no further test) — their means are the interval's values
+    d = np.arange(9) / 100
+    parts = np.array_split(d, 4)
+    assert sp.batch_means(sp.BlockPairs(("s",) * 9, d)).tolist() == pytest.approx([p.mean() for p in parts])
+    assert sp._lag_one([d]) > 0
+    c = sp.compare(sp.BlockPairs(("s",) * 9, d))
+    assert c.df == 3 and c.se_log == pytest.approx(sps.sem([p.mean() for p in parts]))
 
 
 def test_batches_never_cross_sessions_and_one_round_of_two_blocks_still_gives_an_interval():
-    # 4 + 9 blocks: m = round(√13) = 4, so the first session is one batch, the second two (5 and 4 blocks)
+    # 4 + 9 blocks, both sessions trending (positive lag one within each): batches of 1 (13), of 2 (2 + 4 = 6, still
+    # correlated within the sessions), then of 3 — 1 + 3 batches, fewer than LAG_MIN: kept. None spans both sessions.
     d4, d9 = np.array([0.1, 0.2, 0.3, 0.4]), np.arange(9) / 100
     pairs = sp.BlockPairs(("a",) * 4 + ("b",) * 9, np.concatenate([d4, d9]))
-    assert sp.batch_means(pairs).tolist() == pytest.approx([d4.mean(), d9[:5].mean(), d9[5:].mean()])
+    assert sp.batch_means(pairs).tolist() == pytest.approx([d4.mean(), d9[:3].mean(), d9[3:6].mean(), d9[6:].mean()])
     two = sp.compare(sp.BlockPairs(("s", "s"), np.array([0.1, 0.2])))
     assert two.low < two.ratio < two.high and two.df == 1
     one = sp.compare(sp.BlockPairs(("s",), np.array([0.1])))
@@ -138,8 +150,8 @@ def test_host_noise_common_to_both_sides_pairs_away_and_the_interval_keeps_its_c
 def test_batch_means_hold_coverage_where_a_naive_t_over_blocks_would_not():
     """Each target's own slow noise (AR(1) of lag-one 0.8 a slice, sd 5 %) on top of the host's: the block ratios
     correlate at lag one by about 0.4, and a t test over blocks, reading them as independent, covers about 80 %;
-    the batch means (11 batches of 11 blocks) hold 95 %. Over 2,000 sessions (seeds 0…1999) the same figures are
-    95.2 % and 80.4 %; with 30–60 blocks the batch means cover about 93 % (their batches are too short for this
-    correlation), and at lag one 0.55 (a target's noise of lag-one 0.9 a slice) about 91 % with 60 blocks."""
+    the batch means (grown until their means no longer correlate, at most 11 blocks) hold 95 %; with 30 blocks they
+    cover about 91 % (their batches are too short for this correlation), and so at lag one 0.55 (a target's noise of
+    lag-one 0.9 a slice) with 60 blocks."""
     held, naive, lag1 = _coverage(Noise(own_phi=0.8, own_sd=0.05), blocks=120)
     assert LOW <= held <= HIGH and naive < LOW - 40 and 0.3 < lag1 < 0.5

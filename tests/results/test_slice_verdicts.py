@@ -89,8 +89,10 @@ def test_an_equal_pair_in_one_round_is_equivalent_and_blocks_left_out_are_said()
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"].astype(bool)].iloc[0]
     assert tp["verdict"] == stats.EQUIVALENT and 1 / 1.1 < tp["ci_low"] < 1 < tp["ci_high"] < 1.1
     # 40 blocks: one warm-up, one cut short
-    assert tp["decided_by"] == (f"{sp.TEST} over 38 blocks in 6 batches; 1 of 39 blocks left out (a side with no "
-                                "operation, no figure or a block cut short)")
+    pairs = sp.cell_pairs(slices, runs[runs["target"] == "a"], runs[runs["target"] == "b"], "throughput_ops")
+    assert pairs is not None and pairs.blocks == 38
+    assert tp["decided_by"] == (f"{sp.TEST} over 38 blocks in {len(sp.batch_means(pairs))} batches; 1 of 39 blocks "
+                                "left out (a side with no operation, no figure or a block cut short)")
 
 
 def _row(r: RunRecord) -> dict:

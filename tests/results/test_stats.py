@@ -496,3 +496,28 @@ def test_two_repetitions_whose_logs_are_2_apart_have_the_t_interval_of_a_standar
     assert math.isclose(i.low, math.exp(1 - t), rel_tol=1e-9) and math.isclose(i.high, math.exp(1 + t), rel_tol=1e-9)
     same = interval([5.0, 5.0, 5.0])
     assert same.low == same.centre == same.high and math.isclose(same.centre, 5.0) and same.cv == 0.0
+
+
+def test_an_equivalence_is_judged_at_the_two_one_sided_tests_level_not_at_the_differences():
+    """Eight paired rounds whose log ratios' t interval (scipy) lies inside ±10 % at 90 % — the two one-sided tests at
+    α = 0.05 each — and not at 95 %: ``equivalent``, stated at 90 % with scipy's 90 % interval. Beside a cell called
+    different (a family of two: its level 97.5 %) the equivalent cell keeps its own 90 %; with a sequential look's
+    equivalence α (0.02: a 98 % interval, not inside) it is undecided at the family's level."""
+
+    d = [0.13, -0.07, 0.10, 0.02, -0.05, 0.16, -0.02, 0.01]
+    base = {r: 1000.0 for r in range(1, 9)}
+    other = {r: 1000.0 * math.exp(x) for r, x in zip(base, d)}
+    t = sps.ttest_1samp(d, 0.0)
+    edge = math.log(1.1)
+    tost, two_sided = t.confidence_interval(0.90), t.confidence_interval(0.95)
+    assert -edge <= tost.low and tost.high <= edge and two_sided.high > edge  # the case: inside at 90 %, not at 95 %
+    (c,) = stats.decide([stats.compare(base, other, paired=True)], [True])
+    assert c.verdict == stats.EQUIVALENT and c.level == pytest.approx(0.90)
+    assert (c.low, c.high) == pytest.approx((math.exp(tost.low), math.exp(tost.high)), rel=1e-9)
+    far = {r: 500.0 * math.exp(0.01 * (r % 3)) for r in base}  # a cell called worse: the family's level is 97.5 %
+    same, worse = stats.decide([stats.compare(base, other, paired=True), stats.compare(base, far, paired=True)],
+                               [True, True])
+    assert worse.verdict == stats.WORSE and worse.level == pytest.approx(1 - 0.05 / 2)
+    assert same.verdict == stats.EQUIVALENT and same.level == pytest.approx(0.90)
+    (look,) = stats.decide([stats.compare(base, other, paired=True)], [True], alpha=0.01, equivalence_alpha=0.02)
+    assert look.verdict == stats.UNDECIDED and look.level == pytest.approx(0.99)

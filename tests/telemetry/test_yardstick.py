@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 
 import psutil
 import pytest
@@ -57,6 +58,85 @@ def test_round_trips_are_the_messages_an_echo_server_counted():
     assert b"".join(got) == yardstick_child.MESSAGE * 37
     # each round trip is inside the time all of them took; the median one is no longer than all of them
     assert 0 < done["median_us"] * 1e-6 <= done["elapsed_s"]
+
+
+class _CountingEcho:
+    """An echo server of the test's own on loopback, a thread per connection: it counts the messages each connection
+    sent (the truth the yardstick's figures are checked against) and holds back its reply to the ``slow``-th message
+    of the whole run by ``delay_s`` seconds."""
+
+    def __init__(self, slow: int = 0, delay_s: float = 0.0) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = int(self.sock.getsockname()[1])
+        self.per_connection: list[int] = []
+        self.slow, self.delay_s, self.seen = slow, delay_s, 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:  # closed: the test is over
+                return
+            with self.lock:
+                self.per_connection.append(0)
+                slot = len(self.per_connection) - 1
+            threading.Thread(target=self._serve, args=(c, slot), daemon=True).start()
+
+    def _serve(self, c: socket.socket, slot: int) -> None:
+        size = len(yardstick_child.MESSAGE)
+        with c:
+            pending = b""
+            while data := c.recv(4096):
+                pending += data
+                while len(pending) >= size:
+                    message, pending = pending[:size], pending[size:]
+                    with self.lock:
+                        self.per_connection[slot] += 1
+                        self.seen += 1
+                        held = self.seen == self.slow
+                    if held:
+                        time.sleep(self.delay_s)
+                    c.sendall(message)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_fewer_trips_than_connections_are_timed_on_as_many_connections_as_carried_one():
+    """Two round trips asked of the client's four connections: the server counted two messages, on two connections,
+    and the reading's mean round trip is the time of the whole loop × the connections that carried a trip ÷ the
+    trips (one outstanding on each throughout), from the server's own counts. With 37 trips all four carried some."""
+    cpu = [yardstick_child.cpu_work(passes=1)]
+    for trips, busy in ((2, 2), (3, 3), (37, 4)):
+        server = _CountingEcho()
+        try:
+            done = yardstick_child.round_trips(server.port, trips)  # CONNECTIONS (4) connections
+        finally:
+            server.close()
+        carried = [n for n in server.per_connection if n]
+        assert sum(server.per_connection) == done["trips"] == trips and len(carried) == busy == done["connections"]
+        r = yardstick.reading_of(cpu, done, 1.0)
+        assert r.rtt_us == pytest.approx(1e6 * done["elapsed_s"] * len(carried) / sum(carried), rel=1e-12)
+        assert r.rtt_median_us == done["median_us"]
+
+
+def test_the_median_round_trip_is_the_middle_of_the_sorted_trips_not_of_the_order_they_came_in():
+    """Five round trips on one connection, the server holding back its reply to the third by 0.3 s: that trip is the
+    longest, so the median is one of the four others. The five took ``elapsed`` together, the held one at least
+    0.3 s, so the sorted middle one is at most (elapsed − 0.3 s) ÷ 2 (it and the fourth fit in what the held one and
+    the two shortest leave); the third as it came is the held one itself."""
+    delay_s = 0.3
+    server = _CountingEcho(slow=3, delay_s=delay_s)
+    try:
+        done = yardstick_child.round_trips(server.port, 5, connections=1)
+    finally:
+        server.close()
+    assert done["trips"] == 5 == sum(server.per_connection) and done["elapsed_s"] >= delay_s
+    assert done["median_us"] <= (done["elapsed_s"] - delay_s) * 1e6 / 2
 
 
 def test_the_echo_server_serves_every_connection_and_ends_with_the_last():

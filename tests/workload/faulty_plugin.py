@@ -4,7 +4,8 @@ asked for one), ``source`` (its source(), called in each worker, raises), ``rais
 the 100th operation), ``status`` (its executor returns 7, no status), ``shape`` (it calls the binding with a
 wrong shape: ``resp(b"PING")``, not ``resp((b"PING",))``), ``opcodes`` (its op_codes name no operation of its own),
 ``badcode`` (its source's third batch holds op code 5, none of its operations'), ``prepare`` (its prepare()
-returns 42, not a str), ``hang`` (its 100th call never returns) or ``ok`` (PINGs, every one OK)."""
+returns 42, not a str), ``hang`` (its 100th call never returns) or ``ok`` (PINGs, every one OK).
+:class:`AlternatingFaulty` is the same, saying its operations can alternate targets."""
 
 from __future__ import annotations
 
@@ -89,3 +90,9 @@ class StrNames(Faulty):
     """Its operation_names a str, not a tuple of them."""
 
     operation_names = "PING"  # type: ignore[assignment]
+
+
+class AlternatingFaulty(Faulty):
+    """:class:`Faulty` that says its operations can alternate targets (PINGs stand on their own)."""
+
+    alternates = True

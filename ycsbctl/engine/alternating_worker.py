@@ -9,6 +9,11 @@ RING before it is shipped), so a straggler of slice ``k`` never mixes with slice
 both go to the same target (the B B of A B B A). Once every client left a slice, its counts are rolled and
 shipped as one :class:`~ycsbctl.engine.messages.SliceReport`, a slot per turn of the loop (as the per-second
 ticker ships its seconds).
+
+The slice loop is :class:`SliceLoop`'s, whatever the workload: :class:`AlternatingWorker` runs YCSB's CoreWorkload
+in it (the bindings' YCSB operations and their chains), :class:`~ycsbctl.engine.alternating_plugin_worker.
+AlternatingPluginWorker` a workload plug-in (each target through its own store's executor). Each says only how a
+client runs one slice against one target (:meth:`SliceLoop.slice_runner`) and what it measures.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import gc
 import os
 import time
 from array import array
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -44,16 +50,22 @@ STOP_POLL_S = 0.05  # s between two reads of the stop flag (Ctrl-C)
 _TARGET: ContextVar[int] = ContextVar("alternated_target", default=-1)
 
 
-class AlternatingWorker(Worker):
-    """The clients of one worker process in an alternated session (``PhaseSpec.alternation``)."""
+# How one client runs one slice: ``await run(target, recorder, end_ns)`` (see SliceLoop.slice_runner)
+SliceRun = Callable[[int, Recorder, int], Awaitable[None]]
+
+
+class SliceLoop(Worker):
+    """The slice loop of one worker process in an alternated session (``PhaseSpec.alternation``), for any workload:
+    a subclass (before the workload's worker class in its bases) says how a client runs a slice
+    (:meth:`slice_runner`) and which op codes a slice measures (:meth:`slice_codes`)."""
 
     def __init__(self, plan: WorkerPlan, acked: Any, stop_flag: Any, out: Any) -> None:
         super().__init__(plan, acked, stop_flag, out)
         alt = plan.spec.alternation
         if alt is None or plan.spec.duration_s is None:
-            raise ValueError("an AlternatingWorker needs a spec with an alternation and a duration")
+            raise ValueError(f"an {type(self).__name__} needs a spec with an alternation and a duration")
         self.alt = alt
-        codes = [op for op, _ in self.w.proportions]
+        codes = self.slice_codes()
         self.session_rec = self.rec  # the lag probe counts CLIENT-LAG here; operations go to the ring
         self.ring = [Recorder(plan.spec.measurement, codes) for _ in range(RING)]
         n = len(alt.urls)
@@ -71,6 +83,21 @@ class AlternatingWorker(Worker):
         self.dead: set[int] = set()  # targets whose connection is lost for good: their slices idle
         self.cpu_mark = 0.0
         self.shipments: asyncio.Queue | None = None
+
+    def slice_codes(self) -> list[int]:
+        """The op codes each slice's recorder measures (the run phase's)."""
+        raise NotImplementedError
+
+    def slice_runner(self, binds: list[Binding], t0: int) -> SliceRun:
+        """How the client holding ``binds`` (one binding per target, in the alternation's order) runs one slice:
+        ``run(target, recorder, end_ns)`` issues operations against ``binds[target]`` until ``end_ns``
+        (perf_counter ns), each timed through :meth:`settle` (or ``recorder.record``); ``t0``: the session's start."""
+        raise NotImplementedError
+
+    async def before_target(self, t: int, bs: BindingSet) -> str | None:
+        """Once target ``t``'s bindings are connected, before :class:`Ready`: why the session cannot run (a
+        plug-in's prepare on that target), or None."""
+        return await self.before_start(bs)
 
     def settle(self, b: Binding, op: int, st: int, t0: int, t1: int, due: int, pacer: Pacer | None,
                is_load: bool) -> bool:
@@ -90,18 +117,18 @@ class AlternatingWorker(Worker):
         super().lost(exc)
         t = _TARGET.get()
         if t >= 0:
-            self.dead.add(t)
-            self.ends[t].ended.append(str(exc))
-            if str(exc) not in self.ends[t].errors:
-                self.ends[t].errors.append(str(exc))
+            self.end_target(t, str(exc))
+
+    def end_target(self, t: int, why: str) -> None:
+        """Target ``t``'s clients stop for good (``why``): its later slices idle, its result fails."""
+        self.dead.add(t)
+        self.ends[t].ended.append(why)
+        if why not in self.ends[t].errors:
+            self.ends[t].errors.append(why)
 
     async def client_slices(self, binds: list[Binding], t0: int, alarm: Alarm) -> None:
         """One client thread over the session's slices, each against its target's binding (see the module)."""
-        chains = [b.chain for b in binds]
-        tooks = [ChainTake() for _ in binds]
-        ctxs: list[ChainContext | None] = [
-            self.chain_context(0, took, t0, None, False) if chain is not None else None
-            for chain, took in zip(chains, tooks)]
+        run_slice = self.slice_runner(binds, t0)
         perf = time.perf_counter_ns
         for k in range(self.n_slices):
             if self.stopping:
@@ -114,13 +141,10 @@ class AlternatingWorker(Worker):
                 await alarm.at(start)
             t = self.order[k]
             if perf() < end and t not in self.dead and not self.stopping:
-                b, ctx, rec = binds[t], ctxs[t], self.ring[k % RING]
-                self.rec_of[id(b)] = rec
-                if ctx is not None:
-                    ctx.record, ctx.deadline_ns = rec.record, end
+                rec = self.ring[k % RING]
+                self.rec_of[id(binds[t])] = rec
                 _TARGET.set(t)  # (this client's task only)
-                self.rec = rec  # issue reads it once, before its first await (a read-modify-write's halves)
-                await self.issue(b, 0, None, end, False, 0, chains[t], ctx, tooks[t])
+                await run_slice(t, rec, end)
                 self.last_end[k] = max(self.last_end[k], perf())
             self.left[k] += 1
             if self.left[k] == len(self.plan.quotas):
@@ -166,7 +190,8 @@ class AlternatingWorker(Worker):
                 await asyncio.sleep(0)
 
     async def open_all(self, clients: int) -> list[BindingSet] | Failed:
-        """One binding set per target (each client one connection to each), or why not."""
+        """One binding set per target (each client one connection to each), each made ready
+        (:meth:`before_target`), or why not."""
         spec, index, sets = self.plan.spec, self.plan.index, []
         for t, url in enumerate(self.alt.urls):
             try:
@@ -179,6 +204,12 @@ class AlternatingWorker(Worker):
                 return Failed(index, f"{why} (alternated target {t + 1}: {redact_url(url)})")
         for t, s in enumerate(sets):
             self.target_of.update({id(b): t for b in s.bindings})
+        for t, s in enumerate(sets):
+            refused = await self.before_target(t, s)
+            if refused is not None:
+                for s_ in sets:
+                    await s_.close()
+                return Failed(index, f"{refused} (alternated target {t + 1}: {redact_url(self.alt.urls[t])})")
         return sets
 
     async def run(self, start_event: Any, t_start: Any) -> Done | Failed:
@@ -210,7 +241,7 @@ class AlternatingWorker(Worker):
             ship_task = loop.create_task(self.shipper())
             stop_task = loop.create_task(self.watch_stop())
             await self.run_clients([self.client_slices([s.bindings[c] for s in sets], t0, alarm)
-                                    for c in range(clients)], 0)
+                                    for c in range(clients)], t0 + self.session_ns)
             end = time.perf_counter_ns()
             stop_task.cancel()
             for k in range(self.closed + 1, self.n_slices):  # slices a stop left before every client was through
@@ -235,3 +266,26 @@ class AlternatingWorker(Worker):
                 self.note_error(b)
         late, stray = sum(e.late for e in self.ends), sum(e.stray for e in self.ends)
         return Done(self.plan.index, end, self.errors, self.ended, late=late, stray=stray, targets=self.ends)
+
+
+class AlternatingWorker(SliceLoop):
+    """YCSB's CoreWorkload in an alternated session: each slice through the target's YCSB binding, chains included."""
+
+    def slice_codes(self) -> list[int]:
+        return [op for op, _ in self.w.proportions]
+
+    def slice_runner(self, binds: list[Binding], t0: int) -> SliceRun:
+        chains = [b.chain for b in binds]
+        tooks = [ChainTake() for _ in binds]
+        ctxs: list[ChainContext | None] = [
+            self.chain_context(0, took, t0, None, False) if chain is not None else None
+            for chain, took in zip(chains, tooks)]
+
+        async def run(t: int, rec: Recorder, end: int) -> None:
+            ctx = ctxs[t]
+            if ctx is not None:
+                ctx.record, ctx.deadline_ns = rec.record, end
+            self.rec = rec  # issue reads it once, before its first await (a read-modify-write's halves)
+            await self.issue(binds[t], 0, None, end, False, 0, chains[t], ctx, tooks[t])
+
+        return run

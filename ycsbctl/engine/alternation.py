@@ -79,10 +79,8 @@ def slice_edges(k: int, slice_s: float, session_s: float) -> tuple[float, float]
 def check(alt: Alternation, phase: str, duration_s: float | None, target_rate: float | None,
           workload: Any) -> None:
     """Refuse (one line, :class:`UserError`) an alternation the engine cannot measure fairly: ``workload`` is
-    the phase's built workload plug-in (CorePlugin for YCSB's CoreWorkload)."""
-    from ycsbctl.workload.core import INSERT
-    from ycsbctl.workload.core_plugin import CorePlugin
-
+    the phase's built workload plug-in (CorePlugin for YCSB's CoreWorkload), which says whether its operations can
+    alternate (:meth:`~ycsbctl.workload.plugin.Workload.alternation_refusal`: not a run that inserts)."""
     if len(alt.urls) < 2:
         raise UserError(f"an alternation needs two targets or more (got {len(alt.urls)})")
     if phase != "run":
@@ -96,12 +94,8 @@ def check(alt: Alternation, phase: str, duration_s: float | None, target_rate: f
         raise UserError("a target rate cannot alternate (pacing does not carry across the switches): drop it")
     if not duration_s:
         raise UserError("an alternated run needs a duration (--duration S): its slices are cut by time")
-    if not isinstance(workload, CorePlugin):
-        raise UserError(f"the workload plug-in {type(workload).__name__} cannot alternate targets: only YCSB's "
-                        "CoreWorkload can")
-    core = workload.core
-    if dict(core.proportions).get(INSERT, 0.0) > 0:
-        raise UserError("a run that inserts cannot alternate (the targets' key sets would diverge): set "
-                        "insertproportion=0")
-    if core.dataintegrity:
-        raise UserError("dataintegrity=true cannot alternate targets yet: measure each target on its own")
+    from ycsbctl.workload.plugin import why_not_alternated
+
+    why = why_not_alternated(workload)
+    if why:
+        raise UserError(why)

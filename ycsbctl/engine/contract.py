@@ -18,7 +18,8 @@ in one session, all clients switching target together every slice (A B B A block
 slice it started in); only the native engine runs one, through ``PhaseRunner.run_alternated`` (one result per
 target, each with its ``slices`` frame; ``run`` returns the first target's). The Java YCSB engine and the cluster
 engine refuse it (UserError), as the native one refuses a load, a run that inserts, a target rate, a plug-in
-workload, ``dataintegrity`` or a slice outside 0.05–10 s.
+workload that does not say its operations can alternate (``Workload.alternates``), ``dataintegrity`` or a slice
+outside 0.05–10 s.
 
 Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
 :class:`ycsbctl.engine.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
@@ -62,10 +63,19 @@ class Engine(Protocol):
         ...
 
 
+def alternates(engine: Engine) -> bool:
+    """Whether ``engine`` runs a spec with an :class:`~ycsbctl.engine.alternation.Alternation` (its runs then have
+    ``run_alternated``): an engine says so with ``alternates = True``; one that does not (the real YCSB, the Dask
+    cluster's, a stand-in in a test) measures one target per run."""
+    return bool(getattr(engine, "alternates", False))
+
+
 class NativeEngine:
-    """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`)."""
+    """ycsbctl's own engine: worker processes on this host (:class:`ycsbctl.engine.runner.PhaseRunner`); it
+    alternates targets inside one session (:func:`alternates`)."""
 
     name = "native"
+    alternates = True
 
     def warm_up(self, stores: Iterable[Any]) -> None:
         """Start the workers' fork server now, with what the workers of ``stores`` (registry stores) import

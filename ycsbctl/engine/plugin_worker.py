@@ -27,7 +27,7 @@ from ycsbctl.errors import short_error
 from ycsbctl.stores.binding import Binding, ConnectionLost
 from ycsbctl.stores.binding_set import BindingSet
 from ycsbctl.stores.registry import protocol_of
-from ycsbctl.workload.plugin import OK, TIMEOUT, PluginBatch, load_workload
+from ycsbctl.workload.plugin import OK, TIMEOUT, Executor, PluginBatch, load_workload
 from ycsbctl.workload.properties import Properties
 
 # Why a client stopped when a plug-in broke its contract (the runner fails the point on it).
@@ -72,10 +72,14 @@ class PluginWorker(Worker):
     async def before_start(self, bs: BindingSet) -> str | None:
         """The plug-in's :meth:`~ycsbctl.workload.plugin.Workload.prepare` on the first binding (a table
         created, answers checked), outside the measurement; a raise is said in one line."""
+        return await self.prepare_with(self.execute, bs)
+
+    async def prepare_with(self, execute: Executor[Any], bs: BindingSet) -> str | None:
+        """:meth:`before_start` with executor ``execute`` (an alternated session's: one per target)."""
         if not bs.bindings:
             return None
         try:
-            why = await self.plugin.prepare(self.execute, bs.bindings[0], self.plan.spec.phase)
+            why = await self.plugin.prepare(execute, bs.bindings[0], self.plan.spec.phase)
         except ConnectionLost as exc:
             return str(exc)
         except Exception as exc:  # noqa: BLE001 - a plug-in's bug is one line, never a traceback
@@ -99,8 +103,7 @@ class PluginWorker(Worker):
             for t in pending:
                 t.cancel()
             await asyncio.wait(pending)
-            self.stopping = True
-            self.lost(ConnectionLost(HUNG.format(type(self.plugin).__name__, self.timeout_s())))
+            self.fails_all(HUNG.format(type(self.plugin).__name__, self.timeout_s()))
         for t in tasks:  # a client's own raise, as gather would have raised it
             if not t.cancelled() and t.exception() is not None:
                 raise t.exception()  # type: ignore[misc]
@@ -130,7 +133,12 @@ class PluginWorker(Worker):
 
     async def client(self, b: Binding, quota: int, pacer: Pacer | None, deadline_ns: int) -> None:
         """One client thread: execute operations until the quota, the deadline or a stop."""
-        execute = self.execute
+        await self.execute_until(b, self.execute, quota, pacer, deadline_ns)
+
+    async def execute_until(self, b: Binding, execute: Executor[Any], quota: int, pacer: Pacer | None,
+                            deadline_ns: int) -> None:
+        """The client's operations through ``execute`` on ``b`` until the quota (0: none), the deadline (perf_counter
+        ns), a stop or a failure (an alternated session's client runs one slice so, against that slice's target)."""
         perf = time.perf_counter_ns
         is_load = self.plan.spec.phase == "load"
         done = 0
@@ -166,8 +174,7 @@ class PluginWorker(Worker):
         except ConnectionLost as exc:
             self.lost(exc)
         except _SourceBroke as exc:
-            self.stopping = True
-            self.lost(ConnectionLost(SOURCE_FAILED.format(type(self.plugin).__name__, exc)))
+            self.fails_all(SOURCE_FAILED.format(type(self.plugin).__name__, exc))
         except Exception as exc:  # noqa: BLE001 - a plug-in's bug fails the point in one line, never a traceback
             self.plugin_failed(op, f"raised {short_error(exc)}")
 
@@ -176,5 +183,14 @@ class PluginWorker(Worker):
         the point fails with one line naming the plug-in and the call (:data:`PLUGIN_FAILED`)."""
         names = self.plugin.operation_names
         name = names[op] if 0 <= op < len(names) else f"op {op}"
+        self.executor_failed(PLUGIN_FAILED.format(type(self.plugin).__name__, name, what))
+
+    def executor_failed(self, why: str) -> None:
+        """The executor of the store a client runs broke its contract (``why``): every client stops."""
+        self.fails_all(why)
+
+    def fails_all(self, why: str) -> None:
+        """The workload (its source, or a hung client) cannot go on (``why``): every client stops and the point
+        fails."""
         self.stopping = True
-        self.lost(ConnectionLost(PLUGIN_FAILED.format(type(self.plugin).__name__, name, what)))
+        self.lost(ConnectionLost(why))

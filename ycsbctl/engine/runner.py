@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from ycsbctl.engine.aggregate import fine_series, series_frame, summaries
+from ycsbctl.engine.alternating_plugin_worker import AlternatingPluginWorker
 from ycsbctl.engine.alternating_worker import AlternatingWorker
 from ycsbctl.engine.alternation import check as check_alternation
 from ycsbctl.engine.collector import Collector
@@ -28,7 +29,7 @@ from ycsbctl.engine.messages import Done, Message, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
-from ycsbctl.engine.worker import WorkerPlan
+from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.engine.worker_exit import PeakWatch, describe
 from ycsbctl.engine.worker_process import worker_main
 from ycsbctl.errors import UserError
@@ -101,8 +102,11 @@ class PhaseRunner:
             require_executor(self.workload, for_url(spec.url), props)
             self.workload.check_memory(spec.threads)
         if spec.alternation is not None:  # every URL supported, and an alternation the engine measures fairly
-            for url in spec.alternation.urls:
+            for t, url in enumerate(spec.alternation.urls):
                 protocol_of(url)
+                if not isinstance(self.workload, CorePlugin):  # a plug-in: an executor for every target's store
+                    require_executor(self.workload, for_url(url),
+                                     Properties(spec.alternation.properties_of(t, spec.properties)))
             check_alternation(spec.alternation, spec.phase, spec.duration_s, spec.target_rate, self.workload)
             if spec.url != spec.alternation.urls[0]:
                 raise UserError("an alternated phase's url must be its alternation's first URL")
@@ -131,7 +135,10 @@ class PhaseRunner:
         total = w.load_operations if spec.phase == "load" else 0 if spec.alternation else (w.operationcount or 0)
         per_thread = split_count(total, spec.threads) if total else [0] * spec.threads
         blocks = w.load_blocks(per_process) if spec.phase == "load" else [None] * self.processes
-        worker = AlternatingWorker if spec.alternation else None if w.builtin_ycsb else PluginWorker
+        if spec.alternation:
+            worker: type[Worker] | None = AlternatingWorker if w.builtin_ycsb else AlternatingPluginWorker
+        else:
+            worker = None if w.builtin_ycsb else PluginWorker
         # the client's own CPUs if placed, else this process's: never those of the process a worker forks from
         cpus = tuple(spec.cpus) if spec.cpus else tuple(sorted(os.sched_getaffinity(0))) \
             if hasattr(os, "sched_getaffinity") else None
@@ -241,7 +248,9 @@ class PhaseRunner:
     def _wait_ready(self, procs: list, out: Any, c: Collector, watch: PeakWatch) -> None:
         """Until every worker said it is connected (or could not connect); a worker that died silently, or
         workers that do not connect in time, are one line (UserError)."""
-        ready_s = READY_TIMEOUT_S + self.workload.prepare_s  # a plug-in's prepare (an index build) comes first
+        # a plug-in's prepare (an index build) comes first: on each target of an alternation, one after another
+        targets = len(self.spec.alternation.urls) if self.spec.alternation is not None else 1
+        ready_s = READY_TIMEOUT_S + self.workload.prepare_s * targets
         deadline = time.monotonic() + ready_s
         n = len(procs)
         while c.ready + len(c.setup_errors) < n:

@@ -27,7 +27,7 @@ from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
-from ycsbctl.workload.core import INSERT
+from ycsbctl.workload.plugin import why_not_alternated
 
 # A server's rates over the session, made rates over its own slices (÷ its share of the session's time); its
 # memory, connections and maxima of levels are what they are. The network's figures only where they are the
@@ -48,13 +48,9 @@ def why_not_together(points: list[Point], study: Study) -> str | None:
     if study.plan.point_duration_s is None:
         return "an alternated session needs a duration (--duration), not an operation count"
     for p in points:
-        if not p.case.built.builtin_ycsb:
-            return f"the workload plug-in {p.case.name} is measured one target at a time"
-        if INSERT in p.case.built.op_codes("run"):
-            return f"{p.case.name} inserts in its run phase (the targets' key sets would differ)"
         if p.case.name != case.name:
             return "the targets run different workloads"
-    return None
+    return why_not_alternated(case.built)  # a plug-in alternates when it says so (not a run that inserts)
 
 
 def session_length(study: Study, targets: int, compared: int | None = None) -> tuple[float, float]:

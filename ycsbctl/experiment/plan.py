@@ -354,39 +354,11 @@ class Plan:
 
     @property
     def run_order(self) -> tuple[str, str | None]:
-        """(``interleaved``, ``blocks`` or ``target``, why not the order asked for):
-        :func:`ycsbctl.experiment.rounds.resolve_order`."""
-        from ycsbctl.experiment.rounds import resolve_order
-        from ycsbctl.results.variants import split_variant
+        """(``alternate``, ``interleaved``, ``blocks`` or ``target``, why not the order asked for):
+        :func:`ycsbctl.experiment.rounds.plan_order`."""
+        from ycsbctl.experiment.rounds import plan_order
 
-        return resolve_order(self.order, len(self.targets), self.repeat, bool(self.slo),
-                             any(split_variant(w)[1] for w in self.workloads), self.phase == "load",
-                             self.not_all_up, self.not_alternated)
-
-    @property
-    def not_alternated(self) -> str | None:
-        """Why this plan's cells cannot be measured in alternation (one engine session switching between the
-        targets every slice), or None. Per-workload reasons (a run phase that inserts) are the sweep's, per cell."""
-        if self.engine != "native":
-            return "the real YCSB measures one target per run"
-        if self.cluster:
-            return "--cluster's shards measure one target each"
-        if self.target_rates:
-            return "a paced point keeps one schedule per target"
-        if self.disturb:
-            return "a disturbance is timed against one target's point"
-        if self.cpu_profile == "all":
-            return "--cpu-profile all profiles one target's point"
-        return None
-
-    @property
-    def not_all_up(self) -> str | None:
-        """Why every target's server cannot stay up for the sweep, or None: the servers ycsbctl starts,
-        each held to ``--server-memory``, would together need more than the host's available memory."""
-        from ycsbctl.experiment.rounds import servers_fit
-
-        started = [t for t in self.targets if not is_url(t)]
-        return servers_fit(len(started), self.server_memory)
+        return plan_order(self)
 
     def with_secrets(self, urls: list[str], properties: list[str]) -> Plan:
         """This plan as read back from a manifest, where passwords are stored as ``***``, with the ones

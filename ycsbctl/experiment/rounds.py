@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ycsbctl.errors import UserError
+
+if TYPE_CHECKING:
+    from ycsbctl.experiment.plan import Plan
 
 ORDERS = ("auto", "alternate", "interleaved", "blocks", "target")
 PAIRED_ORDERS = ("alternate", "interleaved", "blocks")  # the orders whose rounds pair the targets in time
@@ -100,6 +103,36 @@ def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bo
     if not_all_up and order == "auto":
         return "blocks", f"{BLOCKS_NOTE}: {not_all_up}"
     return "interleaved", None
+
+
+def plan_order(plan: Plan) -> tuple[str, str | None]:
+    """(the order ``plan`` runs in, why not the one it asks for): :func:`resolve_order` of its targets, rounds,
+    search, variants and phase, with why its servers cannot all stay up (:func:`servers_fit`) and why its cells
+    cannot alternate (:func:`not_alternated`)."""
+    from ycsbctl.experiment.targets import is_url
+    from ycsbctl.results.variants import split_variant
+
+    started = [t for t in plan.targets if not is_url(t)]
+    return resolve_order(plan.order, len(plan.targets), plan.repeat, bool(plan.slo),
+                         any(split_variant(w)[1] for w in plan.workloads), plan.phase == "load",
+                         servers_fit(len(started), plan.server_memory), not_alternated(plan))
+
+
+def not_alternated(plan: Plan) -> str | None:
+    """Why ``plan``'s cells cannot be measured in alternation (one engine session switching between the targets
+    every slice), or None. Per-workload reasons (a run phase that inserts) are the sweep's, per cell
+    (:func:`ycsbctl.experiment.alternated_measure.why_not_together`)."""
+    if plan.engine != "native":
+        return "the real YCSB measures one target per run"
+    if plan.cluster:
+        return "--cluster's shards measure one target each"
+    if plan.target_rates:
+        return "a paced point keeps one schedule per target"
+    if plan.disturb:
+        return "a disturbance is timed against one target's point"
+    if plan.cpu_profile == "all":
+        return "--cpu-profile all profiles one target's point"
+    return None
 
 
 BLOCKS_NOTE = ("rounds run target by target, one server up at a time, the targets' order reversed every other "

@@ -8,13 +8,17 @@ but do not hold the run open (tails need far more rounds than rates to be called
 started when the rounds so far, at their mean length, say it would end past ``--budget``, nor past the rounds
 the budget was planned to hold after the first one (:func:`ycsbctl.results.looks.planned_rounds`: the looks
 spend alpha over those); the cells still open are then left ``undecided``, with the difference they could
-have detected.
+have detected. A compared target that is gone (skipped after a point failed and its server could not restart)
+gains no more rounds: its cells no longer hold the rounds open, and once no compared cell can gain a round (the
+baseline gone, or every other target) the rounds stop and the line says which target went and why.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -39,20 +43,51 @@ def slices_of(records: list[RunRecord]) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
-def open_cells(records: list[RunRecord], plan: dict) -> list[str]:
+def open_cells(records: list[RunRecord], plan: dict, gone: Collection[str] = ()) -> list[str]:
     """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
     undecided (…)``, from ``records`` and the manifest's ``plan``; empty when all are decided (or none is
-    compared: one target). Cells measured in alternated sessions are judged slice by slice, as the report judges
-    them (:func:`slices_of`), so one round may decide them."""
+    compared: one target). A cell of a target (or against a baseline) in ``gone`` is left out: no round can
+    decide it now. Cells measured in alternated sessions are judged slice by slice, as the report judges them
+    (:func:`slices_of`), so one round may decide them."""
     if not records:
         return []
     v = plan_verdicts(plan, runs_of(records), slices=slices_of(records))
     if not len(v):
         return []
-    tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)]
+    tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)
+           & ~v["target"].isin(list(gone)) & ~v["baseline"].isin(list(gone))]
     return [
         f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}" for r in tp.to_dict("records")
     ]
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The compared targets gone during the rounds (label -> why: a failed point, no restart), among the
+    ``targets`` (labels) compared with ``baseline``."""
+
+    why: Mapping[str, str] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()
+    baseline: str = ""
+
+    @property
+    def stuck(self) -> bool:
+        """No compared cell can gain a round: the baseline is gone, or every other target is."""
+        others = [t for t in self.targets if t != self.baseline]
+        return bool(self.why) and (self.baseline in self.why or all(t in self.why for t in others))
+
+    def text(self) -> str:
+        """``valkey is gone (could not restart after a crash: …)``."""
+        names = "; ".join(f"{t} ({w})" for t, w in self.why.items())
+        return f"{names} {'is' if len(self.why) == 1 else 'are'} gone"
+
+
+def gone_of(skipped: Iterable[Any], stopped: Collection[str], targets: Iterable[str], baseline: str) -> Gone:
+    """The :class:`Gone` of a sweep: its ``stopped`` targets (labels), each with the reason its ``skipped``
+    entry gives (:class:`ycsbctl.results.schema.SkippedTarget`), among ``targets`` and ``stopped``."""
+    reasons = {s.target: s.reason for s in skipped}
+    return Gone({t: reasons.get(t, "skipped") for t in sorted(stopped)},
+                tuple(dict.fromkeys([*targets, *sorted(stopped)])), baseline)
 
 
 @dataclass
@@ -84,12 +119,18 @@ class Rounds:
         return (f"rounds planned: {self.planned} ({held}); the looks spend alpha by the share of those rounds each has "
                 "seen (Lan–DeMets), so stopping on the data keeps the error rate")
 
-    def another(self, done: int, open_now: list[str] | None) -> tuple[bool, str | None]:
+    def another(self, done: int, open_now: list[str] | None, gone: Gone | None = None) -> tuple[bool, str | None]:
         """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells
-        still open when round ``done`` was a look, None when it was not."""
+        still open when round ``done`` was a look, None when it was not; ``gone``: the compared targets gone."""
         now = time.monotonic()
+        if gone is not None and gone.stuck:
+            self.stopped = f"{gone.text()}: no compared cell can gain a round"
+            return False, (f"rounds stop: {self.stopped}; the cells still undecided stay so (see the report: the "
+                           "difference each could have detected)")
         if open_now is not None and not open_now:
             self.stopped = f"every compared cell is decided after {done} round{'s' if done != 1 else ''}"
+            if gone is not None and gone.why:
+                self.stopped += f" ({gone.text()}: its cells stay as its last round left them)"
             return False, self.stopped
         if done >= self.most:
             self.stopped = f"{done} rounds ran (--max-repeat)"

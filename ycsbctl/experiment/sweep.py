@@ -15,7 +15,7 @@ again (``--resume``). Bringing each target up and down is :mod:`ycsbctl.experime
 
 from __future__ import annotations
 
-from ycsbctl.engine.contract import Engine
+from ycsbctl.engine.contract import Engine, alternates
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.host_claim import HostClaim
 from ycsbctl.experiment.live_console import Console
@@ -52,6 +52,12 @@ class Sweep(Alternated):
         self.loopback: dict[str, tuple[str, NetworkBaseline]] = {}  # measure_baseline's, by backend
         self.up: dict[str, TargetState] = {}  # target name -> its server and dataset, while it is up
         self.order, self.order_note = study.order, study.order_note
+        if self.order == "alternate" and not alternates(engine):  # e.g. a stand-in engine in a test
+            self.order = "interleaved"
+            self.order_note = (f"rounds run interleaved, not alternate: the {engine.name} engine measures one target "
+                               "per run")
+            sink.update_manifest(plan={**sink.manifest.plan, "run_order": self.order,
+                                       "run_order_note": self.order_note})
         self.position = 0  # points measured so far in this sweep: the next one's place in the order
         self._stopped: set[str] = set()  # targets skipped from here on (a failed load, no restart)
         # the host's own speed, at the start of every round
@@ -204,7 +210,7 @@ class Sweep(Alternated):
         return bool(wide)
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
-        from ycsbctl.experiment.sequential import open_cells
+        from ycsbctl.experiment.sequential import gone_of, open_cells
         from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
@@ -220,8 +226,10 @@ class Sweep(Alternated):
             self.console.note(self.rounds.planned_line())
         keys = {c.key for c in stage}  # the stage's own cells (a dataset's load point is no cell)
         mine = [r for r in self.outcome.records if (r.target, r.workload, r.phase, r.threads, r.target_rate) in keys]
-        looked = open_cells(mine, self.sink.manifest.plan) if done in looks.LOOK_ROUNDS else None
-        go, line = self.rounds.another(done, looked)
+        gone = gone_of(self.outcome.skipped, {self.study.target(n).label for n in self._stopped},
+                       [c.target.label for c in stage], self.study.baseline)  # a target skipped after a failed point
+        looked = open_cells(mine, self.sink.manifest.plan, gone.why) if done in looks.LOOK_ROUNDS else None
+        go, line = self.rounds.another(done, looked, gone)
         if line:
             self.console.note(line)
         if go:

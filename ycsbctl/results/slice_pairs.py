@@ -14,21 +14,21 @@ it; so a pair is compared by the log ratio of its two targets' figures per block
 Warm-up blocks (a slice of either side in the warm-up) are left out; so is a block where either side has no
 figure, a zero (no operation) or not both its slices (a session that ended inside it) — those are counted.
 
-The blocks of one session are correlated in time (a target's own slow state: its memory, its background work),
-and a t test over blocks would read them as independent. So the interval is made of *batch means*: the blocks of
-a session, in time order, are cut into batches of about m = round(√B) consecutive blocks (B: the blocks of every
-session of the cell pair; a session of B_s blocks gives round(B_s ÷ m) batches, one at least, sizes within one
-block of each other; never a batch across two sessions; one session gives two at least), and the interval is
-Student's t of the batches' mean log ratio (k − 1 degrees of freedom for k batches). Batches of √B blocks are the
-consistent choice of Flegal & Jones (2010): they grow with the data, so their means decorrelate, while there are
-enough of them to estimate their spread; as rounds add sessions, each session tends to one batch. The host's noise
-common to both sides pairs away (the block ratios barely correlate: coverage 95.5 % over 2,000 synthetic sessions
-of 30 blocks, tests/results/test_slice_pairs.py). Where each target has its own slow noise, so that block ratios
-correlate at lag one by about 0.4, a naive t over blocks covers about 80 %; the batch means cover 95 % with 120
-blocks but about 93 % with 30–60 (batches too short for that correlation), and about 91 % at a lag-one of 0.55.
-Several rounds (sessions, independent of each other) are what holds coverage under a correlation that lasts a good
-part of a session. (``arch``'s block bootstrap would choose a block length from the data too, but would not fix
-short sessions and would be a dependency; scipy's t on batch means is enough.)
+The blocks of one session may be correlated in time (a target's own slow state: its memory, its background work),
+and a t test over blocks would then read them as independent. So the interval is made of *batch means*: the blocks
+of a session, in time order, are cut into batches of m consecutive blocks (never a batch across two sessions; one
+session gives two at least), m the smallest size whose batch means show no positive lag-one correlation, at most
+round(√B) (B: the blocks of every session of the cell pair), and the interval is Student's t of the batches' mean log
+ratio (k − 1 degrees of freedom for k batches). Batches of √B blocks are the consistent choice of Flegal & Jones
+(2010) where the correlation lasts; where the blocks do not correlate — the host's noise common to both sides pairs
+away — single blocks keep every degree of freedom (at 10 blocks a batch of one gives about 9 where √B gives 3: an
+interval 40 % narrower at the same coverage). Over 400 synthetic sessions each (tests/results/test_slice_pairs.py):
+the host's noise alone, 30 blocks: 97 % coverage; each target's own slow noise (block ratios correlated at lag one
+by about 0.4), 120 blocks: 96 %, where a naive t over blocks covers about 80 %; the same with 30 blocks, or at a
+lag-one of 0.55: about 91 % (as with batches of √B). Several rounds (sessions, independent of each other) are what
+holds coverage under a correlation that lasts a good part of a session. (``arch``'s block bootstrap would choose a
+block length from the data too, but would not fix short sessions and would be a dependency; scipy's t on batch
+means is enough.)
 
 The result is a :class:`ycsbctl.results.stats.Comparison` (``n``: the blocks), so
 :func:`ycsbctl.results.stats.decide` (its family, equivalence, detectable size) takes it as it takes the rounds'
@@ -50,6 +50,7 @@ RATE = "rate"  # a block's operations ÷ its nominal seconds (ops/s)
 # the runs column a verdict compares -> what the slices hold of the same quantity (every base operation merged)
 SLICE_METRICS = {"throughput_ops": RATE, "all_p99_us": "p99_us", "all_p50_us": "p50_us", "all_mean_us": "mean_us"}
 MIN_BATCHES = 2
+LAG_MIN = 6  # batches below which the batch size is not tested further (a lag-one of fewer says little)
 
 
 @dataclass(frozen=True)
@@ -131,17 +132,33 @@ def block_pairs(base: pd.DataFrame, other: pd.DataFrame, column: str, targets: d
 
 
 def batch_means(pairs: BlockPairs) -> np.ndarray:
-    """The batch means of the blocks' log ratios: batches of about m = round(√B) consecutive blocks (B: the blocks
-    of every session), never across sessions — a session of B_s blocks is cut into round(B_s ÷ m) batches (one at
-    least; sizes within one block of each other) — and a single session into two at least."""
+    """The batch means of the blocks' log ratios, batches of m consecutive blocks never across sessions (a session
+    of B_s blocks cut into B_s // m batches, one at least, sizes within one block of each other; a single session
+    into two at least): m the smallest batch size from 1 up whose batch means show no positive lag-one correlation
+    (within sessions), at most round(√B) — batches of √B blocks (Flegal & Jones 2010) where the blocks stay
+    correlated, single blocks (B − 1 degrees of freedom) where they are not. The test stops at fewer than
+    :data:`LAG_MIN` batches, where a lag-one estimate says little."""
     sessions = list(dict.fromkeys(pairs.sessions))
     which = np.asarray(pairs.sessions, dtype=object)
     runs = [pairs.log_ratios[which == s] for s in sessions]
-    m = max(1, round(math.sqrt(pairs.blocks)))
-    k = [max(1, round(len(d) / m)) for d in runs]
-    if len(runs) == 1 and len(runs[0]) >= MIN_BATCHES:
-        k = [max(MIN_BATCHES, k[0])]
-    return np.asarray([float(part.mean()) for d, n in zip(runs, k) for part in np.array_split(d, n)])
+    cap = max(1, round(math.sqrt(pairs.blocks)))
+    for m in range(1, cap + 1):
+        parts = [np.array_split(d, max(1, len(d) // m)) for d in runs]
+        if len(runs) == 1 and len(runs[0]) >= MIN_BATCHES and len(parts[0]) < MIN_BATCHES:
+            parts = [np.array_split(runs[0], MIN_BATCHES)]
+        means = [np.asarray([float(part.mean()) for part in p]) for p in parts]
+        k = sum(len(x) for x in means)
+        if m == cap or k < LAG_MIN or _lag_one(means) <= 0:
+            break
+    return np.concatenate(means) if means else np.asarray([], dtype=float)
+
+
+def _lag_one(series: list[np.ndarray]) -> float:
+    """The lag-one autocorrelation of batch means, pairs taken within each session (about their grand mean)."""
+    centre = float(np.concatenate(series).mean())
+    x = [s - centre for s in series]
+    var = sum(float((s * s).sum()) for s in x)
+    return sum(float((s[1:] * s[:-1]).sum()) for s in x) / var if var > 0 else 0.0
 
 
 def compare(pairs: BlockPairs) -> stats.Comparison:

@@ -60,12 +60,18 @@ def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
         _stop(procs)
     if len({d["hash"] for d in done}) != 1:
         raise OSError("the yardstick's CPU processes computed different hashes")
+    return reading_of(done, rtt, time.perf_counter() - t0)
+
+
+def reading_of(done: list[dict[str, Any]], rtt: dict[str, Any], seconds: float) -> Reading:
+    """The :class:`Reading` of the CPU processes' lines ``done`` and the round-trip client's ``rtt``
+    (:mod:`ycsbctl.telemetry.yardstick_child`), the whole reading having taken ``seconds`` s."""
     return Reading(cpu_ops_per_s=sum(d["bytes"] / d["elapsed_s"] for d in done),
                    # with one round trip outstanding on each connection throughout, each took connections ÷ rate
                    rtt_us=1e6 * rtt["elapsed_s"] * rtt["connections"] / rtt["trips"],
                    rtt_median_us=float(rtt["median_us"]),
                    cpu_share=sum(min(1.0, d["cpu_s"] / d["elapsed_s"]) for d in done) / len(done),
-                   cpus=len(done), seconds=time.perf_counter() - t0)
+                   cpus=len(done), seconds=seconds)
 
 
 def _start(procs: list[subprocess.Popen[str]], mode: str, cpu: int) -> subprocess.Popen[str]:

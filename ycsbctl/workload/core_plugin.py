@@ -24,6 +24,7 @@ class CorePlugin(Workload):
     operation_names: ClassVar[tuple[str, ...]] = OPERATIONS
     axis_properties: ClassVar[tuple[str, ...]] = ("requestdistribution", "fieldcount", "fieldlength")
     builtin_ycsb: ClassVar[bool] = True
+    alternates: ClassVar[bool] = True  # unless it inserts or checks values: see alternation_refusal
 
     def __init__(self, core: CoreWorkload) -> None:
         self.core = core
@@ -57,3 +58,13 @@ class CorePlugin(Workload):
 
     def executor(self, protocol: str) -> Executor[Any] | None:
         return None  # the engine's YCSB path runs it (builtin_ycsb)
+
+    def alternation_refusal(self) -> str | None:
+        """A run that inserts (its reads pick keys from every target's inserts) or checks its values
+        (``dataintegrity``) cannot alternate."""
+        if dict(self.core.proportions).get(INSERT, 0.0) > 0:
+            return ("a run that inserts cannot alternate (the targets' key sets would diverge): set "
+                    "insertproportion=0")
+        if self.core.dataintegrity:
+            return "dataintegrity=true cannot alternate targets yet: measure each target on its own"
+        return None

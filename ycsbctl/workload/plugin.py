@@ -36,6 +36,9 @@ What a workload gives the engine (:class:`Workload`):
 - **Before the clients start** (optional): :meth:`Workload.prepare` runs once per worker process on its
   first binding, after it connected and outside the measurement (create a table, check answers); what it
   returns fails the point in one line.
+- **Alternation** (optional, :attr:`Workload.alternates`): a workload whose run-phase operations stand on their
+  own (none depends on what an earlier one stored in one target) may measure a cell's targets in one alternated
+  session, each through its own store's executor; :meth:`Workload.alternation_refusal` says why not otherwise.
 - **Cells a store cannot do** (optional, :attr:`Workload.refuses_cells`): :meth:`Workload.refusal` says why
   a store cannot run this workload's operations; such a target × workload cell is refused before anything
   starts, said in one line and kept in the manifest (``cannot``), while the target's other cells run.
@@ -167,6 +170,12 @@ class Workload(ABC):
     # measured (insert_only False) into stores that serialise its writes
     load_timeout_s: ClassVar[float] = 0.0
 
+    # True: its run phase's operations may go to several targets in one alternated session (each target loaded with
+    # its own copy of the data, all clients switching target every slice): no operation's argument depends on what
+    # an earlier one did to one target (CoreWorkload's run-phase inserts do: a later read picks a key that only the
+    # target that took the insert holds). False (the default): measured one target at a time
+    alternates: ClassVar[bool] = False
+
     operationcount: int | None = None  # run phase: operations in all (None/0: until the duration ends)
     insert_only: bool = False  # True: the workload measures its load phase (YCSB's ``insert``)
 
@@ -225,6 +234,14 @@ class Workload(ABC):
         than the plan. ``connections`` (the plan's most client threads) and ``timeout_s`` (its operation timeout,
         s): the plan's scale, for a store that cannot answer only from some scale on (0: not known)."""
         return None if self.executor(protocol) is not None else "it has no binding for it"
+
+    def alternation_refusal(self) -> str | None:
+        """Why its run phase cannot alternate between targets in one session (one line), or None: it can
+        (:attr:`alternates`; a workload whose answer depends on its properties overrides this)."""
+        if self.alternates:
+            return None
+        return (f"the workload plug-in {type(self).__name__} does not say its operations can alternate targets "
+                "(alternates = True: no operation depends on what an earlier one stored in one target)")
 
     async def prepare(self, executor: Any, binding: Any, phase: str) -> str | None:
         """Once per worker process, on its first connected binding, before the common start and outside the
@@ -323,6 +340,14 @@ def require_executor(w: Workload, store: PluginStore, props: Properties) -> None
     why = store.plugin_refusal(props)
     if why:
         raise UserError(f"the workload {name} {why}")
+
+
+def why_not_alternated(w: Workload) -> str | None:
+    """``w``'s :meth:`Workload.alternation_refusal`, a plug-in's raise said in one line as a refusal."""
+    try:
+        return w.alternation_refusal()
+    except Exception as exc:  # noqa: BLE001 - a plug-in's bug is said in one line, never a traceback
+        return f"the workload plug-in {type(w).__name__}: its alternation_refusal() raised {short_error(exc)}"
 
 
 def op_names(p: Properties) -> tuple[str, ...]:

@@ -62,6 +62,9 @@ class OnlineStatus(Workload):
     axis_properties: ClassVar[tuple[str, ...]] = ("online.structure", "online.batchsize")
     counts_records: ClassVar[bool] = False  # one key (or a few) holds every user
     record_unit: ClassVar[str] = "users"
+    # users and timestamps are drawn on their own (every user was loaded into every target): no operation reads
+    # back what an earlier one wrote to one target, so its targets may alternate in one session
+    alternates: ClassVar[bool] = True
 
     def __init__(self, users: int, operationcount: int | None, structure: str, batchsize: int,
                  mix: tuple[tuple[int, float], ...], start: int, window_s: int, bucket_s: int, key: str,
