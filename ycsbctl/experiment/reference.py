@@ -93,8 +93,9 @@ class ReferenceServer:
 
     def point(self, like: Point) -> tuple[Endpoint, Point] | None:
         """The reference's endpoint and point for the alternated session of ``like``'s cell (its thread count,
-        round and workload), its server started and its dataset loaded first where needed; None when off."""
-        if not self.on:
+        round and workload), its server started and its dataset loaded first where needed; None when off, and for a
+        workload plug-in's session (YCSB's CoreWorkload cells only: a plug-in's operations are its store's)."""
+        if not self.on or not like.case.built.builtin_ycsb:  # a plug-in's session: its own store's operations
             return None
         if self.endpoint is None and not self._start():
             return None
