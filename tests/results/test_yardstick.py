@@ -162,3 +162,28 @@ def test_across_a_host_that_moved_beyond_the_margin_no_cell_is_called():
     wide = host_drift.Margins({"throughput": 0.5, "p99": 0.5}, "wide")
     within = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=wide, host_factor=1.3).set_index("metric")
     assert not math.isnan(within.loc["p99", "p_value"]) and "held undecided" not in within.loc["p99", "caveat"]
+
+
+def _table(speeds: list[float], cpus: int = 2) -> pd.DataFrame:
+    return pd.DataFrame([ys.Reading(s, 100.0, 90.0, 1.0, cpus, 1.0).row(i + 1, "run", "", "") for i, s in
+                         enumerate(speeds)])
+
+
+def test_a_yardstick_that_cannot_be_trusted_says_why():
+    """Its only reading is a run's first (about 30 % slow: issue 71), or the readings ran over other CPU counts."""
+    assert ys.untrusted(_table([1e6, 1.1e6]), _table([1e6, 1.05e6]), ("A", "B")) is None
+    assert "B's only yardstick reading is its first" in ys.untrusted(_table([1e6, 1e6]), _table([1e6]), ("A", "B"))
+    other_cpus = ys.untrusted(_table([1e6, 1e6]), _table([1e6, 1e6], cpus=1), ("A", "B"))
+    assert "over 2 CPU(s) in A and 1 in B" in other_cpus
+
+
+def test_an_untrusted_yardstick_is_not_divided_out_and_no_cell_rests_on_it():
+    """The same 1.3× as above: not divided out (the ratios stay 1.3 and 1/1.3), its reason in each caveat, and
+    beyond the margin every cell held undecided rather than called better on the raw ratio."""
+    none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
+    why = "B's only yardstick reading is its first, which reads the host slow"
+    out = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3,
+                             untrusted=why).set_index("metric")
+    assert out.loc["throughput", "ratio"] == pytest.approx(1.3) and out.loc["p99", "ratio"] == pytest.approx(1 / 1.3)
+    assert out["caveat"].str.contains(f"not divided out: {why}").all()
+    assert set(out["verdict"]) == {"undecided"} and out["decided_by"].str.startswith("undecided: the host").all()

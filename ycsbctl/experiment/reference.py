@@ -78,7 +78,7 @@ class ReferenceServer:
         if ep is not None:
             doc |= {"server_name": ep.server_name, "server_version": ep.server_version, "binary": ep.binary,
                     "server_cpus": self._cpus()}
-        if initial and not self.on:
+        if initial and not self.on and getattr(self.study.plan, "reference", None):  # asked for, and off
             self.console.note(f"reference: off ({self.why_off})")
         self.sink.update_manifest(reference=doc)
 
