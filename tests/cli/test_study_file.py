@@ -62,9 +62,10 @@ def command_lines(i: dict[str, str], out: str) -> list[list[str]]:
          "--seed", "7", "--no-telemetry", "--cluster", "tls://127.0.0.1:8786", "--quiet", "--format", "json",
          "--allow-concurrent", "--records", "100", "-P", i["props"], "-p", "readproportion=0.9",
          "--property", "updateproportion=0.1", "--engine", "native", "--ycsb-home", i["home"],
-         "--iperf-server", "127.0.0.1:5201", "--no-yardstick", "--no-report", "--out", out, "--placement", "auto"],
+         "--iperf-server", "127.0.0.1:5201", "--no-yardstick", "--no-reference", "--no-report", "--out", out,
+         "--placement", "auto"],
         ["workload-b", "--target", "redis://127.0.0.1:6379", "--duration", "0.5", "--disturb", "del:set:1k@0.2s",
-         "--yardstick", "--report", "--resume", i["done"]],
+         "--yardstick", "--reference", "--report", "--resume", i["done"]],
     ]
 
 

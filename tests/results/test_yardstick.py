@@ -140,13 +140,15 @@ def test_folder_verdicts_divide_the_host_factor_out_of_every_cell():
 
 def test_the_host_factors_spread_widens_a_cell_until_a_call_it_made_as_exact_is_undecided():
     """The second folder 1.5× faster, its host 1.3× by the yardstick: 1.15× left, called better with the factor
-    taken as exact (no margin); with a factor known only to ±20 % (log se 0.18, 6 df) the same cell is undecided,
-    its interval wider and still about 1.15."""
-    none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
-    exact = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3).set_index("metric")
-    wide = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=none, host_factor=1.3, host_se=0.18,
-                              host_df=6.0).set_index("metric")
-    assert exact.loc["throughput", "verdict"] == "better" and wide.loc["throughput", "verdict"] == "undecided"
+    taken as exact (a margin of 35 %, which the host's 30 % stays within, and no equivalence); with a factor known
+    only to ±20 % (log se 0.18, 6 df) the same cell is undecided, its interval wider and still about 1.15."""
+    within = host_drift.Margins({"throughput": 0.35, "p99": 0.35}, "within")
+    exact = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=within, host_factor=1.3)
+    wide = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=within, host_factor=1.3, host_se=0.18,
+                              host_df=6.0)
+    # tested beyond ±35 %: 1.15 is not beyond it; the plain test's interval is what the spread widens
+    exact, wide = exact.set_index("metric"), wide.set_index("metric")
+    assert not {exact.loc["throughput", "verdict"], wide.loc["throughput", "verdict"]} & {"better", "worse"}
     assert wide.loc["throughput", "ratio"] == pytest.approx(exact.loc["throughput", "ratio"])
     assert wide.loc["throughput", "ci_low"] < exact.loc["throughput", "ci_low"] < 1.15
     assert wide.loc["throughput", "ci_high"] > exact.loc["throughput", "ci_high"] > 1.15
@@ -167,15 +169,40 @@ def test_beside_a_control_the_host_factor_is_reported_not_divided_out():
     assert "host speed 1.30×" in c["caveat"]
 
 
-def test_across_a_host_that_moved_beyond_the_margin_a_latency_tail_is_left_undecided():
-    """A tail does not scale with the host's speed (a busy core: speed 1.7× lower, p99 9× higher): where the
-    yardstick moved beyond the margin the p99 cell has no test and says why; throughput is still tested. Where it
-    moved within the margin, the p99 cell is tested as before."""
+def test_across_a_host_that_moved_beyond_the_margin_no_cell_is_called():
+    """A tail does not scale with the host's speed (a busy core: speed 1.7× lower, p99 9× higher), nor does a
+    server's rate when it shares cores with its client: where the yardstick moved beyond the margin every cell is
+    held undecided with why, its interval kept. Where it moved within the margin, the p99 cell is tested as before."""
     moved = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", host_factor=1.3).set_index("metric")  # ±10 % default
-    assert moved.loc["p99", "verdict"] == "undecided" and math.isnan(moved.loc["p99", "p_value"])
-    assert "a latency tail does not scale with the host's speed" in moved.loc["p99", "caveat"]
-    assert not math.isnan(moved.loc["throughput", "p_value"])
-    assert "a latency tail" not in moved.loc["throughput", "caveat"]
+    # beyond the margin no cell rests on the yardstick (issue 71: a busy host read as a slower server): held, each
+    # keeping its interval, the why in decided_by
+    assert set(moved["verdict"]) == {"undecided"} and moved["ci_low"].notna().all()
+    assert moved["decided_by"].str.contains("its speed moved 30 % \\(yardstick\\), beyond the ±10.0 %").all()
     wide = host_drift.Margins({"throughput": 0.5, "p99": 0.5}, "wide")
     within = fv.folder_verdicts(_runs(), _runs(1.5), None, "b", margins=wide, host_factor=1.3).set_index("metric")
-    assert not math.isnan(within.loc["p99", "p_value"]) and "a latency tail" not in within.loc["p99", "caveat"]
+    assert not math.isnan(within.loc["p99", "p_value"]) and "held undecided" not in within.loc["p99", "caveat"]
+
+
+def _table(speeds: list[float], cpus: int = 2) -> pd.DataFrame:
+    return pd.DataFrame([ys.Reading(s, 100.0, 90.0, 1.0, cpus, 1.0).row(i + 1, "run", "", "") for i, s in
+                         enumerate(speeds)])
+
+
+def test_a_yardstick_that_cannot_be_trusted_says_why():
+    """Its only reading is a run's first (about 30 % slow: issue 71), or the readings ran over other CPU counts."""
+    assert ys.untrusted(_table([1e6, 1.1e6]), _table([1e6, 1.05e6]), ("A", "B")) is None
+    assert "B's only yardstick reading is its first" in ys.untrusted(_table([1e6, 1e6]), _table([1e6]), ("A", "B"))
+    other_cpus = ys.untrusted(_table([1e6, 1e6]), _table([1e6, 1e6], cpus=1), ("A", "B"))
+    assert "over 2 CPU(s) in A and 1 in B" in other_cpus
+
+
+def test_an_untrusted_yardstick_is_not_divided_out_and_no_cell_rests_on_it():
+    """The same 1.3× as above: not divided out (the ratios stay 1.3 and 1/1.3), its reason in each caveat, and
+    beyond the margin every cell held undecided rather than called better on the raw ratio."""
+    none = host_drift.Margins({"throughput": 0.0, "p99": 0.0}, "none")
+    why = "B's only yardstick reading is its first, which reads the host slow"
+    out = fv.folder_verdicts(_runs(), _runs(1.3), None, "b", margins=none, host_factor=1.3,
+                             untrusted=why).set_index("metric")
+    assert out.loc["throughput", "ratio"] == pytest.approx(1.3) and out.loc["p99", "ratio"] == pytest.approx(1 / 1.3)
+    assert out["caveat"].str.contains(f"not divided out: {why}").all()
+    assert set(out["verdict"]) == {"undecided"} and out["decided_by"].str.startswith("undecided: the host").all()

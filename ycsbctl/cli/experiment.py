@@ -254,6 +254,11 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
               help="Time the host yardstick (a fixed CPU and loopback workload, ~1 s) at the start of every round and "
                    "keep it in yardstick.parquet, so `compare` can divide the host's speed out [default: yes, unless "
                    "YCSBCTL_YARDSTICK=off].")
+@click.option("--reference/--no-reference", "reference", default=None,
+              help="Measure a small fixed redis-server that ycsbctl starts in every alternated session, as one more "
+                   "target kept only as slices, so that `compare A B` reads each target against its own folder's "
+                   "reference [default: yes where the plan alternates and redis-server runs here, unless "
+                   "YCSBCTL_REFERENCE=off].")
 @click.option("--report/--no-report", "report", default=None,
               help="Draw report.html when the sweep ends [default: yes, unless YCSBCTL_REPORT=off]; the data is "
                    "written either way, and `ycsbctl report DIR` draws the report later.")
@@ -343,7 +348,8 @@ def plan_of(p: dict[str, Any], yardstick: bool) -> tuple[Plan, PropertySources]:
         docker_hosts=docker_host_option(p["docker_hosts"]), server_cpus=p["server_cpus"],
         server_memory=p["server_memory"], iperf_server=p["iperf_server"], cluster=p["cluster"], slo=p["slo"],
         slo_start=one_rate(p["slo_start"], "--slo-start") if p["slo_start"] else None, slo_points=p["slo_points"],
-        disturb=list(p["disturb"]), yardstick=yardstick, **settings,
+        disturb=list(p["disturb"]), yardstick=yardstick,
+        reference=p["reference"], **settings,
         **target_spec_maps(p["server_config"], p["target_kind"], p["binary"], listed, p["tls"]),
     )
     budget = p["budget"]

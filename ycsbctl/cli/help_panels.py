@@ -42,7 +42,7 @@ PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Servers ycsbctl starts", ("--backend", "--docker-host", "--image", "--server-cpus", "--server-memory",
                                 "--placement")),
     ("Load generator", ("--engine", "--ycsb-home", "--processes", "--cluster")),
-    ("Telemetry and profiling", ("--telemetry", "--cpu-profile", "--iperf-server", "--yardstick")),
+    ("Telemetry and profiling", ("--telemetry", "--cpu-profile", "--iperf-server", "--yardstick", "--reference")),
     ("Output", ("--out", "--format", "--quiet", "--report", "--resume", "--save-study", "--allow-concurrent",
                 "--help")),
 )

@@ -53,23 +53,27 @@ def why_not_together(points: list[Point], study: Study) -> str | None:
     return why_not_alternated(case.built)  # a plug-in alternates when it says so (not a run that inserts)
 
 
-def session_length(study: Study, targets: int) -> tuple[float, float]:
+def session_length(study: Study, targets: int, compared: int | None = None) -> tuple[float, float]:
     """(measured s, warm-up s) of an alternated session of ``targets``: each target's point length (the plan's)
-    in whole blocks of ``2 · targets`` slices, and the warm-up rounded up to whole blocks."""
+    in whole blocks of ``2 · targets`` slices, and the warm-up rounded up to whole blocks. With the reference
+    server among them (``compared``: the targets besides it), the session keeps the length the ``compared``
+    targets alone would have: each of the ``targets`` gets ``compared / targets`` of its point length, so the
+    reference costs no session time (:mod:`ycsbctl.experiment.reference`)."""
     plan = study.plan
     block_s = 2 * targets * plan.slice_s
-    per_target = plan.point_duration_s or 0.0
+    per_target = (plan.point_duration_s or 0.0) * (compared or targets) / targets
     blocks = max(1, math.ceil(per_target / (2 * plan.slice_s) - 1e-9))
     warm_blocks = math.ceil(plan.point_warmup_s / block_s - 1e-9) if plan.point_warmup_s else 0
     return blocks * block_s, warm_blocks * block_s
 
 
-def session_spec(eps: list[Endpoint], points: list[Point], study: Study) -> PhaseSpec:
+def session_spec(eps: list[Endpoint], points: list[Point], study: Study, reference: bool = False) -> PhaseSpec:
     """The engine's instructions for one alternated session of ``points`` (one per target, the same cell) against
     ``eps``: the first point's spec with the session's length and the :class:`Alternation` (its schedule's seed
-    drawn from the plan's seed and the first point's run id: each round's sessions switch in their own order)."""
+    drawn from the plan's seed and the first point's run id: each round's sessions switch in their own order);
+    ``reference``: the last of them is the reference server's (the session keeps the others' length)."""
     spec = make_spec(eps[0], points[0], study)
-    duration_s, warmup_s = session_length(study, len(points))
+    duration_s, warmup_s = session_length(study, len(points), len(points) - 1 if reference else None)
     seed = zlib.crc32(f"{study.plan.seed or 0}:{points[0].run_id}".encode())
     alternation = Alternation(urls=tuple(ep.url for ep in eps),
                               properties=tuple(dict(p.case.properties) for p in points),
@@ -77,9 +81,10 @@ def session_spec(eps: list[Endpoint], points: list[Point], study: Study) -> Phas
     return replace(spec, duration_s=duration_s, warmup_s=warmup_s, alternation=alternation)
 
 
-def session_point_length(study: Study, targets: int) -> PointLength:
-    """The session's planned length, warm-up included (the live line's ETA)."""
-    duration_s, warmup_s = session_length(study, targets)
+def session_point_length(study: Study, targets: int, reference: bool = False) -> PointLength:
+    """The session's planned length, warm-up included (the live line's ETA); ``reference``: one of the
+    ``targets`` is the reference server."""
+    duration_s, warmup_s = session_length(study, targets, targets - 1 if reference else None)
     return PointLength(duration_s + warmup_s, None)
 
 
@@ -104,13 +109,15 @@ def session_view(result: PhaseResult, results: list[PhaseResult], measured_s: fl
 
 
 def measure_alternated(eps: list[Endpoint], points: list[Point], study: Study, progress: Progress | None,
-                       baselines: list[Any], engine: Engine | None = None) -> list[PointOutcome]:
+                       baselines: list[Any], engine: Engine | None = None,
+                       reference: bool = False) -> list[PointOutcome]:
     """One alternated session of ``points`` (one per target of a cell, in plan order) against ``eps``, each
     target's telemetry around it when the plan samples (``baselines``: each target's iperf3 baseline); one
-    :class:`PointOutcome` per point, in their order. A session the engine refuses or that fails to start is
-    every point's error."""
+    :class:`PointOutcome` per point, in their order. ``reference``: the last point is the reference server's,
+    sampled by no telemetry (its outcome holds its result alone). A session the engine refuses or that fails to
+    start is every point's error."""
     try:
-        spec = session_spec(eps, points, study)
+        spec = session_spec(eps, points, study, reference)
         runner = (engine or engine_for(study)).prepare(spec)
         if spec.cpus:
             from ycsbctl.experiment.placement import controller_placed
@@ -147,4 +154,4 @@ def _sampled(eps: list[Endpoint], runner: Any, spec: PhaseSpec, study: Study, pr
         duty = result.runtime_ms / 1000 / measured_s if measured_s > 0 else 1.0
         summary = own_slices(capture.summary(), duty)
         outs.append(PointOutcome(result, capture.frame, summary, capture.bottleneck(summary).to_dict()))
-    return outs
+    return outs + [PointOutcome(result=r) for r in results[len(captures):]]  # the reference: no telemetry

@@ -81,6 +81,9 @@ class Plan:
     telemetry: bool = True
     # --no-yardstick: no host yardstick at the start of each round (ycsbctl.experiment.yardstick_rounds)
     yardstick: bool = True
+    # --reference/--no-reference: a reference server in every alternated session (ycsbctl.experiment.reference);
+    # None: on unless YCSBCTL_REFERENCE=off
+    reference: bool | None = None
     load: bool | None = None  # None: load provisioned targets, not URLs the user runs
     property_files: list[str] = field(default_factory=list)
     properties: list[str] = field(default_factory=list)  # -p key=value

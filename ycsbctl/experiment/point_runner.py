@@ -166,19 +166,24 @@ class PointRunner:
                 self.console.note(f"could not write the HdrHistogram log ({exc}); the point's histograms are kept")
         return record
 
-    def together(self, pairs: list[tuple[Endpoint, Point, object]], session: str) -> list[RunRecord]:
+    def together(self, pairs: list[tuple[Endpoint, Point, object]], session: str,
+                 reference: tuple[Endpoint, Point, Callable[[PhaseResult | None], None]] | None = None
+                 ) -> list[RunRecord]:
         """One cell's points of a round, one per target (``pairs``: its endpoint, the point, its iperf3 baseline),
         measured in one alternated session (:mod:`ycsbctl.experiment.alternated_measure`); each target's record
-        is judged and kept as a point of its own, ``session`` naming the session they share."""
+        is judged and kept as a point of its own, ``session`` naming the session they share. ``reference``: the
+        reference server's endpoint and point, measured as the session's last target, and what takes its result
+        (it is no run: :mod:`ycsbctl.experiment.reference`)."""
         from ycsbctl.experiment.alternated_measure import measure_alternated, session_point_length
 
         eps, points = [ep for ep, _, _ in pairs], [p for _, p, _ in pairs]
         first = points[0]
         labels = " ⇄ ".join(p.target.label for p in points)
+        every = len(points) + (reference is not None)
         self.console.start_point(f"{labels} {first.case.name} {first.threads} threads, alternating every "
-                                 f"{self.study.plan.slice_s:g} s"
+                                 f"{self.study.plan.slice_s:g} s" + (" beside the reference" if reference else "")
                                  + (f" (rep {first.repetition})" if self.study.plan.repeat > 1 else ""),
-                                 session_point_length(self.study, len(points)))
+                                 session_point_length(self.study, every, reference is not None))
         started = now_iso()
         checked = first.case.built.counts_records
         notes = [self.dataset.before_point(p.target.label, ep, p.case.record_count, p.case.table) if checked else None
@@ -186,8 +191,11 @@ class PointRunner:
         busy = self._others()
         self._record_units(first.case)
         replicas = [asked_server(ep.store, Replication.replicas, ep.url) for ep in eps]
-        outs = measure_alternated(eps, points, self.study, self.console.progress, [b for _, _, b in pairs],
-                                  self.engine)
+        ref_eps, ref_points = ([reference[0]], [reference[1]]) if reference else ([], [])
+        outs = measure_alternated(eps + ref_eps, points + ref_points, self.study, self.console.progress,
+                                  [b for _, _, b in pairs], self.engine, reference=reference is not None)
+        if reference is not None:
+            reference[2](outs.pop().result)
         records = []
         for i, (ep, point, out) in enumerate(zip(eps, points, outs)):
             after = (self.dataset.after_point(ep, point.case.record_count, point.case.table)

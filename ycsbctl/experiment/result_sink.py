@@ -34,6 +34,11 @@ class ResultSink(Protocol):
         """Keep one reading of the host yardstick (a row of :data:`ycsbctl.results.yardstick.COLUMNS`)."""
         ...
 
+    def add_reference_slices(self, session: str, rows: Any) -> None:
+        """Keep the reference server's slices of one alternated session (rows of the slices table, role
+        ``reference``): :meth:`ycsbctl.results.folder.ResultFolder.add_reference_slices`."""
+        ...
+
     def run_ids(self, status: str | None = None) -> set[str]:
         """Runs kept so far, optionally only those with ``status`` (``--resume`` skips the ``ok`` ones)."""
         ...
@@ -48,6 +53,7 @@ class MemorySink:
         self._manifest = manifest
         self.runs: dict[str, RunRecord] = {r.run_id: r for r in runs or []}
         self.yardstick: list[dict[str, Any]] = []  # the host yardstick's rows, in order
+        self.reference: dict[str, Any] = {}  # session -> the reference server's slice rows
 
     @property
     def manifest(self) -> Manifest:
@@ -62,6 +68,9 @@ class MemorySink:
 
     def add_yardstick(self, row: dict[str, Any]) -> None:
         self.yardstick.append(row)
+
+    def add_reference_slices(self, session: str, rows: Any) -> None:
+        self.reference[session] = rows
 
     def run_ids(self, status: str | None = None) -> set[str]:
         return {r for r, run in self.runs.items() if status is None or run.status == status}

@@ -22,6 +22,7 @@ from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.point_runner import PointRunner
 from ycsbctl.experiment.rate_search import SearchContext, search_point
+from ycsbctl.experiment.reference import ReferenceServer
 from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.rounds import round_points
 from ycsbctl.experiment.sequential import Rounds
@@ -62,6 +63,7 @@ class Sweep(Alternated):
         # the host's own speed, at the start of every round
         self.yardstick = RoundYardstick(sink, console, on=study.plan.yardstick)
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
+        self.reference = ReferenceServer(study, sink, console)  # one more target in every alternated session
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done. Every
@@ -100,7 +102,10 @@ class Sweep(Alternated):
                 for name in list(self.up):
                     self._down(name)
             finally:
-                self.servers.stop_all()
+                try:
+                    self.reference.stop()
+                finally:
+                    self.servers.stop_all()
 
     def _run_target_major(self, targets: list[Target]) -> None:
         for block, target in enumerate(targets, 1):  # a stand-in appended below is swept in its turn

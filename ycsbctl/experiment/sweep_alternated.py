@@ -6,7 +6,8 @@ A round (:func:`ycsbctl.experiment.rounds.round_points`) keeps a cell's targets 
 ``alternate`` order those points are measured at once, one record per target sharing a ``session`` id, so the host's
 noise at every time scale longer than a slice lands on both sides of their ratio. A cell that cannot alternate (a
 run phase that inserts, a load, a target stopped) is measured point by point as in the ``interleaved`` order, and
-the first such cell says why, once.
+the first such cell says why, once. Every alternated session holds the reference server too, as its last target
+(:mod:`ycsbctl.experiment.reference`), where it is on.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from ycsbctl.experiment.alternated_measure import why_not_together
+from ycsbctl.experiment.reference import ReferenceServer
 from ycsbctl.experiment.study import Case, Point, Target
 from ycsbctl.experiment.sweep_targets import SweepTargets
 from ycsbctl.results.folder import RunRecord
@@ -27,6 +29,7 @@ class Alternated(SweepTargets):
     order: str
     position: int
     _stopped: set[str]
+    reference: ReferenceServer  # the reference server beside each alternated session (when on)
 
     def measure(self, point: Point) -> RunRecord | None:
         raise NotImplementedError  # Sweep's: one point
@@ -83,9 +86,17 @@ class Alternated(SweepTargets):
         first = ready[0]
         session = RunRecord.make_id("session", first.workload_name, first.phase, first.threads, first.repetition,
                                     first.rate)
-        records = self.points.together(pairs, session=session)
+        ref = self.reference.point(first)
+        keep = None
+        if ref is not None:
+            ref_point = ref[1]
+            keep = (ref[0], ref_point,
+                    lambda result: self.reference.keep(ref_point, session, result.slices if result else None))
+        records = self.points.together(pairs, session=session, reference=keep)
         if any(r.status == RunStatus.INTERRUPTED for r in records):
             raise KeyboardInterrupt
+        if ref is not None:
+            self.reference.lost()
         for point in ready:
             if self._died(point.target, "the alternated session") is None:
                 self._stopped.add(point.target.name)

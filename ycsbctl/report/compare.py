@@ -22,6 +22,7 @@ import pandas as pd
 
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare_json import not_compared_cells, why_not_compared
+from ycsbctl.report.compare_reference import folder_cpus, reference_note
 from ycsbctl.report.folder_differences import differences
 from ycsbctl.report.summary import server_name
 from ycsbctl.report.verdict_table import level_text, ratio_text
@@ -31,7 +32,8 @@ from ycsbctl.results import verdicts as vd
 from ycsbctl.results.cells import THROUGHPUT
 from ycsbctl.results.frames import Experiment, latency_label, load
 from ycsbctl.results.quota_held import held_differently, held_phrase
-from ycsbctl.results.verdict_words import detectable_words, margin_words, verdict_phrase
+from ycsbctl.results.reference_cells import cpus_changed, reference_cells
+from ycsbctl.results.verdict_words import HELD, detectable_words, margin_words, verdict_phrase
 from ycsbctl.user_input import write_whole
 
 KEY = ["target", "workload", "threads"]
@@ -120,6 +122,11 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         ctl = control_target(base, other, control, held)
         chosen = chosen or ctl
         host = yardstick.host_factor(base.yardstick, other.yardstick)
+        untrusted = yardstick.untrusted(base.yardstick, other.yardstick, (base.id, label))
+        refs = reference_cells(base.runs, base.slices(), other.runs, other.slices(), margins.of(THROUGHPUT),
+                               (base.id, label), (folder_cpus(base), folder_cpus(other)))
+        if changed := cpus_changed(folder_cpus(base), folder_cpus(other), (base.id, label)):
+            diffs.append(f"{label}: {changed}")
         uncontrolled = uncontrolled or ctl is None  # its cells are tested against the margins
         notes.append(f"{label}: " + (f"control {ctl}: its change is the host's drift, taken out of the others'"
                                      if ctl else "no control target (the same build and settings in both, "
@@ -128,13 +135,15 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      f"±{100 * margins.of(THROUGHPUT):.1f} %, {latency} "
                                      f"±{100 * margins.of(latency):.1f} %; "
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
-                     + _host_note(host, ctl, margins.of(THROUGHPUT)))
+                     + _host_note(host, ctl, margins.of(THROUGHPUT), untrusted))
         notes += [n for n in (fv.few_rounds(base.runs, base.id) if other is exps[1] else None,
                               fv.few_rounds(other.runs, label)) if n]
         v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency,
                                paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,
-                               host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan)
+                               host_se=host.log_se if host else math.nan, host_df=host.df if host else math.nan,
+                               references=refs, untrusted=untrusted)
+        notes += [n for n in (reference_note(refs, label, ctl),) if n]
         long.append(v)
         for key in bp.index.intersection(op.index, sort=False):
             rows.append(_row(label, key, bp.loc[key], op.loc[key], v, (f"{target_name(key)} in {base.id}",
@@ -151,15 +160,18 @@ def target_name(key: tuple) -> str:
     return f"{key[0]} {int(key[2])} threads"
 
 
-def _host_note(host: yardstick.HostFactor | None, control: str | None, margin: float) -> str:
+def _host_note(host: yardstick.HostFactor | None, control: str | None, margin: float,
+               untrusted: str | None = None) -> str:
     """What the yardstick said about the host between two folders: divided out (no control target), or
-    beside the control; where its speed moved beyond the throughput ``margin`` (a fraction), that too."""
+    beside the control, or not used (``untrusted``: why); where its speed moved beyond the throughput ``margin``
+    (a fraction), that too (a cell that would rest on it is then held undecided)."""
     if host is None:
         return "; no yardstick in both folders (an older folder): the host's own speed is not divided out"
-    how = "beside the control, which takes the drift out" if control else "divided out of every cell"
+    how = ("beside the control, which takes the drift out" if control else
+           f"not divided out: {untrusted}" if untrusted else "divided out of every cell")
     moved = host_drift.drift(host.factor)
-    beyond = (f"; the host's own speed moved {100 * moved:.1f} %, beyond the ±{100 * margin:.1f} % drift margin"
-              if moved > margin else "")
+    beyond = (f"; the host's own speed moved {100 * moved:.1f} %, beyond the ±{100 * margin:.1f} % drift margin: "
+              "no verdict rests on it" if moved > margin else "")
     return (f"; {host.text()} ({how}; median of {host.base_readings} and {host.other_readings} readings)"
             + beyond)
 
@@ -268,9 +280,11 @@ def _verdict_word(r: dict | pd.Series, prefix: str) -> str:
     """The verdict alone (its margin has a column of its own), with what an ``undecided`` one could detect."""
     v = str(r[f"{prefix}_verdict"])
     d = r.get(f"{prefix}_detectable_pct", math.nan)
+    by = r.get(f"{prefix}_decided_by")
+    held = [by.removeprefix(HELD)] if v == "undecided" and isinstance(by, str) and by.startswith(HELD) else []
     if v == "undecided" and isinstance(d, float) and d == d:
-        return f"{v} ({detectable_words(d)})"
-    return v
+        return f"{v} ({'; '.join([*held, detectable_words(d)])})"
+    return f"{v} ({held[0]})" if held else v
 
 
 def _ops(v: float) -> str:

@@ -9,12 +9,15 @@ from pathlib import Path
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare import Comparison
 from ycsbctl.results import host_drift
+from ycsbctl.results.reference_pairs import METRIC, TEST
 
 
 def calibrate(c: Comparison) -> tuple[Path, list[str]]:
     """Record the folders of ``c`` as A/A pairs (nothing changed between them but time): each compared
     cell's ratio of geometric means (other ÷ first folder, every metric) goes into this host's drift
-    record (:func:`ycsbctl.results.host_drift.record`). Returns its path and one line per metric."""
+    record (:func:`ycsbctl.results.host_drift.record`), and each cell read against the folders' reference servers
+    its reference-paired ratio too (:data:`~ycsbctl.results.reference_pairs.METRIC`: the between-run bound such
+    cells are tested beyond). Returns its path and one line per metric."""
     if c.within:
         raise UserError("--calibrate records the host's drift between experiments: give two folders of one plan, "
                         "run minutes apart with nothing changed")
@@ -27,6 +30,9 @@ def calibrate(c: Comparison) -> tuple[Path, list[str]]:
     v = c.verdicts[~c.verdicts["at_peak"].astype(bool)] if len(c.verdicts) else c.verdicts
     pairs = [(str(r["metric"]), float(r["value"]) / float(r["base_value"])) for r in v.to_dict("records")
              if r["base_value"] == r["base_value"] and r["base_value"] > 0 and r["value"] == r["value"]]
+    # a cell read against the references: its reference-paired ratio, the between-run bound of such cells
+    pairs += [(METRIC, float(r["ratio"])) for r in v.to_dict("records")
+              if r.get("test") == TEST and r["ratio"] == r["ratio"] and r["ratio"] > 0]
     if not pairs:
         raise UserError("--calibrate: the folders share no measured cell")
     damaged = host_drift.read().warning

@@ -10,6 +10,8 @@ Layout while running (``<root>/.<id>.partial/``) and after :meth:`ResultFolder.f
     histograms/<run-id>.<op>.hlog HdrHistogram interval log, one histogram per measured second (hdr_log)
     ycsb/<run-id>.txt             YCSB's own text output
     yardstick.parquet             the host yardstick, one row per round (ycsbctl.results.yardstick), rewritten whole
+    parts/reference/<session>.parquet  the reference server's slices of one alternated session (slice_table, role
+                                  ``reference``): joined to slices.parquet, never a run
     runs.parquet ops.parquet series.parquet telemetry.parquet   built by finalize, each with
                                   its .csv beside it (runs: exactly run_columns.RUN_COLUMNS)
 
@@ -330,6 +332,16 @@ class ResultFolder:
         """Keep one reading of the host yardstick: a row of ``yardstick.parquet`` and the manifest's summary."""
         self._check_open()
         self.update_manifest(yardstick=yardstick.summary(yardstick.append(self.path, row)))
+
+    def add_reference_slices(self, session: str, rows: pd.DataFrame) -> None:
+        """Keep the reference server's slices of alternated session ``session`` (rows of the slices table,
+        :func:`slice_table.keyed` with role ``reference``): one file per session, replaced when the session is
+        measured again (``--resume``); finalize joins them to slices.parquet beside their session's targets."""
+        self._check_open()
+        folder = self.path / "parts" / "reference"
+        folder.mkdir(parents=True, exist_ok=True)
+        write_table(arrow_safe(slice_table.conform(rows)), folder / f"{file_stem(session)}.parquet")
+        fsync_path(folder)
 
     def _remove_run_files(self, stem: str) -> None:
         """A run written again (resume retried it) replaces every file of the earlier attempt."""

@@ -88,6 +88,9 @@ class Manifest:
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
     # the host yardstick's readings, one per round (yardstick.parquet), summed up (ycsbctl.results.yardstick.summary)
     yardstick: dict[str, Any] = field(default_factory=dict)
+    # the reference server measured in every alternated session (ycsbctl.experiment.reference): on, why not,
+    # its server, version and settings, the CPUs this run could use ({} in a folder of an older version)
+    reference: dict[str, Any] = field(default_factory=dict)
     started_at: str = ""
     ended_at: str | None = None
     resumed_at: list[str] = field(default_factory=list)

@@ -7,7 +7,13 @@ Its columns (:data:`COLUMNS`): the point's keys — ``run_id``, ``target``, ``wo
 session) — then the engine's per-slice figures: ``slice`` (global 0-based index in the session), ``t_start_s``,
 ``t_end_s`` (the slice's nominal edges, s since the session's start), ``warmup``, ``operations`` and ``errors``
 (started in that slice), ``mean_us``, ``p50_us``, ``p99_us`` (latency, NaN when no operation) and ``switch_s``
-(what switching over to this target cost, s). A folder of an older version has none: :func:`empty`.
+(what switching over to this target cost, s), and ``role``: ``target`` for a compared target's point, ``reference``
+for the reference server's share of the session (:mod:`ycsbctl.experiment.reference`: measured in every
+alternated session as one more target, kept here and nowhere else — not in runs.parquet, the verdicts or the
+report's curves). The reference's rows live in this table rather than a table of their own because a session's
+blocks are counted from its schedule: a session of n targets and the reference has blocks of 2·(n + 1) slices
+(:func:`ycsbctl.results.slice_pairs.targets_per_session` counts the points of a session, the reference's
+included). A folder of an older version has none: :func:`empty`; its rows are all ``target``.
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ import pandas as pd
 KEY_COLUMNS = ("run_id", "target", "workload", "phase", "threads", "target_rate", "repetition", "session")
 SLICE_COLUMNS = ("slice", "t_start_s", "t_end_s", "warmup", "operations", "errors", "mean_us", "p50_us", "p99_us",
                  "switch_s")
-COLUMNS = (*KEY_COLUMNS, *SLICE_COLUMNS)
+ROLE = "role"  # target | reference
+TARGET, REFERENCE = "target", "reference"
+COLUMNS = (*KEY_COLUMNS, *SLICE_COLUMNS, ROLE)
 _TYPES = {"run_id": "string", "target": "string", "workload": "string", "phase": "string", "session": "string",
           "threads": "int64", "repetition": "int64", "slice": "int64", "operations": "int64", "errors": "int64",
-          "warmup": "bool"}  # the rest float64
+          "warmup": "bool", ROLE: "string"}  # the rest float64
 
 
 def empty() -> pd.DataFrame:
@@ -49,6 +57,7 @@ def conform(df: pd.DataFrame | None) -> pd.DataFrame:
             out[c] = pd.to_numeric(out[c]).astype("int64")
         else:
             out[c] = pd.to_numeric(out[c], errors="coerce").astype("float64")
+    out[ROLE] = out[ROLE].where(out[ROLE].notna(), TARGET)  # an older folder's slices are all targets'
     return out[[*COLUMNS, *(c for c in out.columns if c not in COLUMNS)]]
 
 
@@ -56,5 +65,16 @@ def keyed(slices: pd.DataFrame, key: dict[str, Any]) -> pd.DataFrame:
     """One point's slice rows (``PhaseResult.slices``) with its ``key`` (:data:`KEY_COLUMNS`: the unpaced
     ``target_rate`` is NaN), as they go into the table."""
     rate = key.get("target_rate")
-    cols = {**{k: key.get(k) for k in KEY_COLUMNS}, "target_rate": float(rate) if rate else math.nan}
+    cols = {**{k: key.get(k) for k in KEY_COLUMNS}, "target_rate": float(rate) if rate else math.nan,
+            ROLE: key.get(ROLE) or TARGET}
     return conform(slices.assign(**cols))
+
+
+def targets_only(slices: pd.DataFrame) -> pd.DataFrame:
+    """``slices`` without the reference's rows (the compared targets' slices)."""
+    return slices[slices[ROLE] != REFERENCE] if ROLE in slices else slices
+
+
+def reference_only(slices: pd.DataFrame) -> pd.DataFrame:
+    """The reference server's rows of ``slices`` (none in a folder without a reference)."""
+    return slices[slices[ROLE] == REFERENCE] if ROLE in slices else slices.iloc[0:0]

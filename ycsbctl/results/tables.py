@@ -267,8 +267,10 @@ def build_tables(path: Path, docs: list[dict] | None = None) -> dict[str, pd.Dat
 
 def read_slices(path: Path, docs: list[dict]) -> pd.DataFrame:
     """The slices table (:mod:`ycsbctl.results.slice_table`) of the runs ``docs`` of the folder at ``path``, from
-    their parts (a running folder's too)."""
-    return slice_table.conform(_concat(_read_parts(_part_files(Path(path), "slices", docs)), list(slice_table.COLUMNS)))
+    their parts (a running folder's too), with the reference server's rows of their sessions (``role``)."""
+    path = Path(path)
+    return _with_reference(path, slice_table.conform(_concat(_read_parts(_part_files(path, "slices", docs)),
+                                                             list(slice_table.COLUMNS))))
 
 
 def _read_parts(files: list[Path]) -> list[pd.DataFrame]:
@@ -279,6 +281,19 @@ def _read_parts(files: list[Path]) -> list[pd.DataFrame]:
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
             damaged(f, exc, "its rows are left out")
     return frames
+
+
+def _with_reference(path: Path, slices: pd.DataFrame) -> pd.DataFrame:
+    """``slices`` (the targets') with the reference server's slices of the same sessions
+    (``parts/reference/<session>.parquet``, :meth:`ycsbctl.results.folder.ResultFolder.add_reference_slices`): a
+    session none of whose targets' points is kept (a run measured again under --resume) leaves its reference out."""
+    folder = path / "parts" / "reference"
+    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    if not files or not len(slices):
+        return slices
+    ref = slice_table.conform(_concat(_read_parts(files), list(slice_table.COLUMNS)))
+    ref = ref[ref["session"].isin(set(slices["session"].dropna()))]
+    return slice_table.conform(pd.concat([slices, ref], ignore_index=True)) if len(ref) else slices
 
 
 def _part_files(path: Path, kind: str, docs: list[dict]) -> list[Path]:

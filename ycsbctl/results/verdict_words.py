@@ -105,9 +105,13 @@ def verdict_text(r: Mapping[str, Any] | Any, digits: int = 2) -> str:
     return f"{ratio:.{d}f}×{interval_text(lo, hi, d)} {verdict_phrase(r)}"
 
 
+HELD = "undecided: "  # a decided_by of a cell held undecided (its host reading not trusted), the why after it
+
+
 def verdict_phrase(r: Mapping[str, Any] | Any, noise: bool = False) -> str:
     """The verdict and its notes: ``undecided (margin ±10 %; could detect ±25 %)`` — the margin it was judged
-    against, beside ``undecided`` what the test could have detected, and with ``noise`` that a ``better``/``worse``
+    against, beside ``undecided`` what the test could have detected (and why it was held undecided, where its host
+    reading could not be trusted: a ``decided_by`` of :data:`HELD`), and with ``noise`` that a ``better``/``worse``
     was decided by the host's noise bound alone (``worse (margin ±10 %; beyond the host's noise)``)."""
     v = str(r.get("verdict") or stats.UNDECIDED)
     notes = [w for w in (margin_words(r),) if w]
@@ -115,6 +119,8 @@ def verdict_phrase(r: Mapping[str, Any] | Any, noise: bool = False) -> str:
     if v == stats.UNDECIDED and det == det:
         notes.append(detectable_words(det))
     by = r.get("decided_by")
+    if v == stats.UNDECIDED and isinstance(by, str) and by.startswith(HELD):  # a host reading it cannot rest on
+        notes.insert(0, by.removeprefix(HELD))
     if noise and v in (stats.BETTER, stats.WORSE) and isinstance(by, str) and by.startswith(stats.NOISE_ONLY):
         notes.append("beyond the host's noise")
     return v + (f" ({'; '.join(notes)})" if notes else "")

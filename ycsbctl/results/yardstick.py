@@ -185,3 +185,20 @@ def at_base_speed(values: dict[int, float], factor: float, higher_is_better: boo
     """Values of the other folder as the base folder's host speed would have measured them: a rate
     (``higher_is_better``, ops/s) divided by ``factor``, a time (latency, µs) multiplied by it."""
     return {r: (v / factor if higher_is_better else v * factor) for r, v in values.items()}
+
+
+def untrusted(base: pd.DataFrame, other: pd.DataFrame, labels: tuple[str, str]) -> str | None:
+    """Why the yardstick's host factor between two folders cannot be trusted, or None: a folder whose only reading
+    is its first (the first reading of a run reads the host about 30 % slow: 15 of 16 folders of an outside
+    campaign, issue 71), or readings taken over different numbers of CPUs (a run under ``taskset``)."""
+    for table, label in zip((base, other), labels):
+        if len(table) == 1:
+            return (f"{label}'s only yardstick reading is its first, which reads the host slow (a one-round folder); "
+                    "it is not divided out")
+    if "cpus" in base and "cpus" in other and len(base) and len(other):
+        a = set(pd.to_numeric(base["cpus"], errors="coerce").dropna().astype(int))
+        b = set(pd.to_numeric(other["cpus"], errors="coerce").dropna().astype(int))
+        if a and b and a != b:
+            return (f"the yardstick ran over {'/'.join(map(str, sorted(a)))} CPU(s) in {labels[0]} and "
+                    f"{'/'.join(map(str, sorted(b)))} in {labels[1]} (taskset): the host differed")
+    return None

@@ -1,0 +1,175 @@
+"""``compare A B`` across folders read against each folder's reference server, on synthetic alternated sessions
+(tests/fixtures/alternated.py: known true rates, the host's noise common to every target of a session and to the
+reference): the reference-paired ratio against a hand computation from slices.parquet, the host's drift divided
+out, and every way the reference can fail to divide it out held ``undecided`` with why, interval kept."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from tests.fixtures.alternated import Noise, record, session_slices
+from tests.fixtures.cli import run_cli
+from ycsbctl.report.compare import compare
+from ycsbctl.results import host_drift, load
+from ycsbctl.results import reference_pairs as rp
+from ycsbctl.results import slice_table as st
+from ycsbctl.results.folder import ResultFolder
+from ycsbctl.results.names import RunStatus
+from ycsbctl.results.schema import Manifest
+
+THREADS = (2, 4, 8)
+RATES = {"a": 20_000.0, "b": 20_000.0, "reference": 30_000.0}
+MARGINS = host_drift.Margins({"throughput": 0.10, "p99": 0.10}, "test")  # the host's drift; reference: default
+
+
+def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, seed: int = 1,
+                cpus: tuple[int, ...] = (0, 1), ref_only: dict[int, float] | None = None,
+                busy: bool = False, blocks: int = 16) -> Path:
+    """A folder of one round: a and b (b ``b_gap`` times as fast as in truth) measured in one alternated session
+    per thread count beside the reference, every rate times ``host`` (the host's speed for this folder);
+    ``ref_only``: threads -> a factor on the reference's rate alone in that cell's session; ``busy``: b's points
+    degraded by a busy host."""
+    rng = np.random.default_rng(seed)
+    f = ResultFolder.create(root, name, Manifest(experiment_id=name, plan={
+        "targets": ["a", "b"], "workloads": ["w"], "threads": list(THREADS), "baseline_target": "a"},
+        reference={"on": True, "cpus": list(cpus)}))
+    for threads in THREADS:
+        rates = {t: v * host * (b_gap if t == "b" else 1.0) * ((ref_only or {}).get(threads, 1.0)
+                                                               if t == "reference" else 1.0)
+                 for t, v in RATES.items()}
+        s = session_slices(rng, rates, blocks, Noise(host_phi=0.9, host_sd=0.15, white_sd=0.02), warmup_blocks=1)
+        session = f"w.t{threads}.r1"
+        for t in ("a", "b"):
+            r = record(t, 1, s[t], session=session, threads=threads)
+            if busy and t == "b":
+                r.status = RunStatus.DEGRADED
+            f.add_run(r)
+        key = {"run_id": f"reference.w.run.t{threads}.r1", "target": "reference", "workload": "w", "phase": "run",
+               "threads": threads, "repetition": 1, "session": session, st.ROLE: st.REFERENCE}
+        f.add_reference_slices(session, st.keyed(s["reference"], key))
+    return f.finalize()
+
+
+def by_hand(folder: Path, target: str, threads: int) -> np.ndarray:
+    """Per block (6 slices: two of a, of b and of the reference), log(target's ops ÷ seconds) − log(the
+    reference's), past the warm-up: computed from slices.parquet with pandas alone."""
+    s = pd.read_parquet(folder / "slices.parquet")
+    s = s[(s["threads"] == threads) & (s["target"].isin([target, "reference"]))].assign(block=lambda d: d["slice"] // 6)
+    s = s.assign(seconds=s["t_end_s"] - s["t_start_s"])
+    g = s.groupby(["block", "target"]).agg(ops=("operations", "sum"), seconds=("seconds", "sum"),
+                                          warm=("warmup", "any")).reset_index()
+    g = g[~g.groupby("block")["warm"].transform("any")]
+    rate = g.assign(rate=g["ops"] / g["seconds"]).pivot(index="block", columns="target", values="rate")
+    return np.log(rate[target].to_numpy()) - np.log(rate["reference"].to_numpy())
+
+
+def cell(c, target: str, threads: int, metric: str = "throughput") -> dict:
+    v = c.verdicts
+    return v[(v["target"] == target) & (v["threads"] == threads) & (v["metric"] == metric)].iloc[0].to_dict()
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A, and B on a host 5 % slower (within the drift margin) with b held 30 % slower."""
+    root = tmp_path_factory.mktemp("reference")
+    return make_folder(root, "A", seed=1), make_folder(root, "B", host=0.95, b_gap=0.7, seed=2)
+
+
+def test_the_reference_is_kept_as_slices_only(pair):
+    a = load(pair[0])
+    assert set(a.runs["target"]) == {"a", "b"}  # never a run
+    ref = a.slices()[a.slices()[st.ROLE] == st.REFERENCE]
+    assert set(ref["target"]) == {"reference"} and set(ref["session"]) == set(a.runs["session"])
+    # the session's blocks count the reference: three points a session
+    from ycsbctl.results.slice_pairs import targets_per_session
+
+    assert set(targets_per_session(a.slices()).values()) == {3}
+
+
+def test_the_cross_folder_ratio_is_the_hand_computed_reference_paired_one(pair):
+    c = compare(list(pair), margins=MARGINS)
+    for target in ("a", "b"):
+        for threads in THREADS:
+            la, lb = by_hand(pair[0], target, threads), by_hand(pair[1], target, threads)
+            row = cell(c, target, threads)
+            assert row["ratio"] == pytest.approx(math.exp(lb.mean() - la.mean()), rel=1e-9)
+            assert row["test"] == rp.TEST
+            # the interval: Welch of the two means, each standard error inflated by its blocks' lag-one
+            # autocorrelation (here recomputed with numpy's corrcoef-free sums)
+            se2, dfs = [], []
+            for x in (la, lb):
+                d = x - x.mean()
+                rho = min(max(float((d[1:] * d[:-1]).sum() / (d ** 2).sum()), 0.0), 0.9)
+                eff = len(x) * (1 - rho) / (1 + rho)
+                se2.append(x.var(ddof=1) / eff)
+                dfs.append(max(eff - 1, 1.0))
+            df = sum(se2) ** 2 / sum(v ** 2 / d for v, d in zip(se2, dfs))
+            half = sps.t.ppf(1 - (1 - row["ci_level"]) / 2, df) * math.sqrt(sum(se2))
+            assert row["ci_low"] == pytest.approx(math.exp(lb.mean() - la.mean() - half), rel=1e-6)
+            assert row["ci_high"] == pytest.approx(math.exp(lb.mean() - la.mean() + half), rel=1e-6)
+
+
+def test_the_hosts_drift_divides_out_and_the_held_back_server_reads_worse(pair):
+    c = compare(list(pair), margins=MARGINS)
+    for threads in THREADS:
+        a, b = cell(c, "a", threads), cell(c, "b", threads)
+        assert b["ci_low"] < 0.7 < b["ci_high"] and b["verdict"] == "worse"
+        assert a["ci_low"] < 1.0 < a["ci_high"] and a["verdict"] not in ("better", "worse")
+    assert any("read against each folder's reference server" in n for n in c.notes)
+
+
+def test_a_host_that_moved_beyond_what_the_reference_divides_out_holds_every_cell(tmp_path):
+    """The same plan on a host 30 % slower: the reference read 0.70×, beyond the ±10 % drift margin; b, truly 30 %
+    slower too, is not called worse either — each line says the host differed and by how much."""
+    a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", host=0.7, b_gap=0.7, seed=2)
+    c = compare([a, b], margins=MARGINS)
+    tp = c.verdicts[c.verdicts["metric"] == "throughput"]
+    assert set(tp["verdict"]) == {"undecided"} and tp["ci_low"].notna().all() and tp["detectable_pct"].notna().all()
+    assert tp["decided_by"].str.contains(r"the host differed between the folders: the reference read 0\.7\d×").all()
+
+
+def test_a_changed_cpu_set_holds_every_cell_and_is_a_difference(tmp_path):
+    a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", b_gap=0.7, seed=2, cpus=(0,))
+    c = compare([a, b], margins=MARGINS)
+    tp = c.verdicts[c.verdicts["metric"] == "throughput"]
+    assert set(tp["verdict"]) == {"undecided"}
+    assert tp["decided_by"].str.contains("A ran on CPUs 0-1 and B on 0").all()
+    assert any("ran on CPUs 0-1" in d for d in c.differences)
+
+
+def test_one_cells_reference_reading_far_from_the_others_holds_that_cell(tmp_path):
+    """In B the reference alone read 40 % slower in the 8-thread session (a burst on it, not on the targets): that
+    cell's reading is far from the other cells', so its cells are held; the others are decided as before."""
+    a = make_folder(tmp_path, "A")
+    b = make_folder(tmp_path, "B", b_gap=0.7, seed=2, ref_only={8: 0.6})
+    c = compare([a, b], margins=MARGINS)
+    assert cell(c, "b", 8)["verdict"] == "undecided"
+    assert "lies far from the other cells'" in cell(c, "b", 8)["decided_by"]
+    assert cell(c, "b", 2)["verdict"] == cell(c, "b", 4)["verdict"] == "worse"
+
+
+def test_a_busy_host_in_one_folder_only_holds_its_cells(tmp_path):
+    a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", b_gap=0.7, seed=2, busy=True)
+    c = compare([a, b], margins=MARGINS)
+    for threads in THREADS:
+        row = cell(c, "b", threads)
+        assert row["verdict"] == "undecided" and "other programs used it during B's points" in row["decided_by"]
+
+
+def test_the_json_of_an_undecided_cell_has_its_interval_and_detectable_size(tmp_path, monkeypatch):
+    monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))  # no calibration record: the defaults
+    a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", host=0.7, seed=2)
+    r = run_cli("compare", str(a), str(b), "--format", "json")
+    cells = json.loads(r.output[r.output.index("["):])
+    undecided = [x for x in cells if x["verdict"] == "undecided"]
+    assert undecided and all(x["ci_low"] is not None and x["ci_high"] is not None and x["detectable_pct"] is not None
+                             for x in undecided)
+    tp = [x for x in undecided if x["metric"] == "throughput"]
+    assert tp and all(x["decided_by"].startswith("undecided: the host differed") for x in tp)
