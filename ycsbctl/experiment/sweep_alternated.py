@@ -59,13 +59,14 @@ class Alternated(SweepTargets):
         round's pair waits on a load between its two sides. A target whose load failed is measured no more."""
         if not stage or stage[0].phase != "run":
             return
-        case = stage[0].case
         for name in list(self.up):
             target = self.study.target(name)
-            mine = [c for c in stage if c.target.name == name]
+            mine = [c for c in stage if c.target.name == name]  # a store that cannot do a workload has no cell of it
             rounds = range(1, self.study.plan.repeat + 1)
-            left = any(c.point(r).run_id not in self.done_ids for c in mine for r in rounds)
-            if not target.loads or not left or name in self._stopped or self.up[name].loaded == case.dataset_key:
+            if not mine or not any(c.point(r).run_id not in self.done_ids for c in mine for r in rounds):
+                continue
+            case = mine[0].case
+            if not target.loads or name in self._stopped or self.up[name].loaded == case.dataset_key:
                 continue
             if self._load(target, case):
                 self.up[name].loaded = case.dataset_key
