@@ -11,6 +11,10 @@ made of. Where every target's server cannot stay up for the sweep, the ``blocks`
 target by target, one server up at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A
 design), so a drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
 in turn, a point's repetitions back to back (the order of earlier versions).
+
+A plan whose cells read several datasets (a variant sweep: each variant of ``-p online.structure=hash,set`` loads its
+own) runs its rounds in *stages*, one per dataset (:meth:`~ycsbctl.experiment.study.Study.stages`): each target loads
+the stage's dataset once, then that stage's rounds run, so no pair of points waits on a reload (:data:`VARIANTS_NOTE`).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ policy, crash restarts and skips.
 In the ``interleaved`` order (:mod:`ycsbctl.experiment.rounds`) every target's server is up for the whole
 sweep and each repetition is a round visiting every cell once, shuffled from the seed (``alternate``: the same
 rounds, a cell's targets measured together in one engine session: :mod:`ycsbctl.experiment.sweep_alternated`);
-in the ``target`` order each target is swept in turn, its server up only meanwhile.
+in the ``target`` order each target is swept in turn, its server up only meanwhile. The rounds run in stages, one per
+dataset (a variant sweep: :meth:`~ycsbctl.experiment.study.Study.stages`), each target loading a stage's dataset once
+before its rounds; ``--repeat auto`` shares its ``--budget`` across the stages (:meth:`Sweep._stage_rounds`).
 
 Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
 engine (:class:`~ycsbctl.engine.contract.Engine`) and the result sink
