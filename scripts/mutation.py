@@ -136,9 +136,10 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/looks.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py", "tests/experiment/test_sequential.py"],
     # --repeat auto's rounds: when they stop, the rounds the budget was planned to hold.
-    "ycsbctl/experiment/sequential.py": ["tests/experiment/test_sequential.py"],
+    "ycsbctl/experiment/sequential.py": ["tests/experiment/test_sequential.py",
+                                         "tests/experiment/test_variant_stages.py"],
     # The run order: rounds of shuffled blocks (the targets at one thread count together).
-    "ycsbctl/experiment/rounds.py": ["tests/experiment/test_rounds.py"],
+    "ycsbctl/experiment/rounds.py": ["tests/experiment/test_rounds.py", "tests/experiment/test_variant_stages.py"],
     "ycsbctl/results/verdicts.py": ["tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py",
                                     "tests/results/test_cost_verdicts.py",
                                   "tests/results/test_percentiles.py", "tests/results/test_decisions.py",

@@ -62,14 +62,19 @@ def test_a_round_is_the_points_of_its_cells_in_the_rounds_order_each_as_that_rep
 
 
 def test_auto_interleaves_with_several_targets_or_repetitions_and_says_why_not():
-    assert resolve_order("auto", 2, 1, False, False, False) == ("interleaved", None)
+    assert resolve_order("auto", 2, 1, False, False, False) == ("alternate", None)
+    assert resolve_order("auto", 2, 1, False, False, False, None, "a paced point") == (
+        "interleaved", "rounds run interleaved, not alternate (a cell's targets in one engine session): a paced point")
     assert resolve_order("auto", 1, 3, False, False, False) == ("interleaved", None)
     assert resolve_order("auto", 1, 1, False, False, False) == ("target", None)
     assert resolve_order("target", 3, 5, False, False, False) == ("target", None)
     order, why = resolve_order("auto", 2, 1, True, False, False)
     assert order == "target" and "SLO" in why
-    order, why = resolve_order("interleaved", 2, 1, False, True, False)
-    assert order == "target" and "variant" in why
+    order, why = resolve_order("interleaved", 2, 1, False, True, False)  # a variant sweep: as asked, stage by stage
+    assert order == "interleaved" and why.startswith("variant by variant")
+    order, why = resolve_order("auto", 2, 1, False, True, False)
+    assert order == "alternate" and "not alternated (the engine alternates targets, not workloads)" in why
+    assert resolve_order("target", 2, 1, False, True, False) == ("target", None)
 
 
 def test_blocks_alternate_the_targets_order_every_round():
@@ -93,7 +98,7 @@ def test_blocks_when_asked_or_when_the_servers_cannot_all_stay_up_and_it_says_wh
     assert started.to_dict()["run_order"] == "blocks" and "A B B A" in started.to_dict()["run_order_note"]
     urls = Plan(workloads=["workload-b"], targets=["redis://127.0.0.1:1", "redis://localhost:1"], repeat=3,
                 server_memory="100000g")
-    assert urls.run_order == ("interleaved", None)  # servers you run: nothing of ours to hold in memory
+    assert urls.run_order == ("alternate", None)  # servers you run: nothing of ours to hold in memory
 
 
 def test_the_sweep_alternates_target_blocks_one_server_up_at_a_time():

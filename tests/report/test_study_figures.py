@@ -358,3 +358,12 @@ def test_the_structure_figure_draws_each_targets_peak_p99_and_bytes_per_variant_
                                 for p in one.axes[0].patches} == {(0.0, 0.8), (1.0, 0.8)}
     sp = fig.subplotpars
     assert (sp.top, sp.bottom, sp.wspace) == (0.8, 0.2, 0.3)  # room for the titles above and the legend below
+
+
+def test_with_repetitions_the_fastest_variant_is_said_to_be_ranked_by_peaks_not_by_a_verdict(structure_study):
+    """Two variants of one target are two workloads, measured in rounds of their own (a variant sweep runs variant by
+    variant): no verdict compares them, so the ranking is said to be by peaks whatever the rounds."""
+    structure_study.runs = structure_study.runs.assign(repetition=2)
+    line = variant_headlines(structure_study)[0]
+    assert line.endswith("fastest hash (by peaks: the variants ran in rounds of their own, one after another, and no "
+                         "verdict compares them)."), line

@@ -34,8 +34,9 @@ def test_host_busy_points_of_every_percentage_are_one_cause() -> None:
     assert uncompared(runs, "redis") == [  # ... one group
         "No target was compared with redis: of the 6 measured points of redis and redis-tls, 6 degraded (host busy: "
         "other programs used CPU); only ok points (and host-busy ones of rounds that interleave the targets) are "
-        "compared, so there is no verdict and no cost table; run again with --order interleaved (host-busy points "
-        "are compared there), or when the host is quiet."]
+        "compared, so there is no verdict and no cost table; run again in rounds that pair the targets (--order "
+        "alternate, the default with several targets, or interleaved: host-busy points are compared there), or when "
+        "the host is quiet."]
     assert uncompared(_runs(), "redis") == []  # every point ok: nothing to explain
 
 

@@ -11,6 +11,10 @@ made of. Where every target's server cannot stay up for the sweep, the ``blocks`
 target by target, one server up at a time, the targets' order reversed every other round (A B, B A, A B, …: the A B B A
 design), so a drift that is linear in time lands on every target alike. The ``target`` order runs each target's points
 in turn, a point's repetitions back to back (the order of earlier versions).
+
+A plan whose cells read several datasets (a variant sweep: each variant of ``-p online.structure=hash,set`` loads its
+own) runs its rounds in *stages*, one per dataset (:meth:`~ycsbctl.experiment.study.Study.stages`): each target loads
+the stage's dataset once, then that stage's rounds run, so no pair of points waits on a reload (:data:`VARIANTS_NOTE`).
 """
 
 from __future__ import annotations
@@ -74,24 +78,34 @@ def block_order(targets: Sequence[T], round_no: int) -> list[T]:
 def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bool,
                   one_phase_load: bool, not_all_up: str | None = None,
                   not_alternated: str | None = None) -> tuple[str, str | None]:
-    """(the order a plan runs in, why it is not the one asked for or None). ``auto``: ``alternate`` with more than
-    one target (a cell's targets measured in one engine session, switching every slice:
-    :mod:`ycsbctl.experiment.sweep_alternated`) unless ``not_alternated`` says why it cannot, then interleaved with
-    more than one target or repetition, or ``blocks`` where every target's server cannot stay up for the sweep
-    (``not_all_up`` says why). A search for an SLO's rate (each rate depends on the last), a variant sweep (each
-    variant has a dataset of its own, loaded before its points) and ``ycsbctl load`` run target by target."""
+    """(the order a plan runs in, a note: why it is not the one asked for, or how a variant sweep runs it, or None).
+    ``auto``: ``alternate`` with more than one target (a cell's targets measured in one engine session, switching
+    every slice: :mod:`ycsbctl.experiment.sweep_alternated`) unless ``not_alternated`` says why it cannot, then
+    interleaved with more than one target or repetition, or ``blocks`` where every target's server cannot stay up for
+    the sweep (``not_all_up`` says why). A search for an SLO's rate (each rate depends on the last) and ``ycsbctl
+    load`` run target by target. A variant sweep (each variant has a dataset of its own) runs in the paired orders
+    dataset by dataset (:data:`VARIANTS_NOTE`): every target's dataset of a variant is loaded once, then the rounds
+    over that variant's cells."""
     if order == "auto":
-        wanted = ("alternate" if targets > 1 and not not_alternated and not not_all_up else
+        wanted = ("alternate" if targets > 1 and not not_all_up else  # where it cannot alternate, it says why
                   "interleaved" if targets > 1 or repeat > 1 else "target")
     else:
         wanted = order
     if wanted == "target":
         return "target", None
     why = ("an SLO search picks each rate from the last" if slo else
-           "each variant has a dataset of its own, loaded before its points" if variants else
            "ycsbctl load measures loads into the targets as they are" if one_phase_load else None)
     if why:
         return "target", f"points run target by target, not {wanted}: {why}"
+    got, note = _paired(order, wanted, targets, not_all_up, not_alternated)
+    if variants:
+        return got, "; ".join(x for x in (note, VARIANTS_NOTE[got]) if x)
+    return got, note
+
+
+def _paired(order: str, wanted: str, targets: int, not_all_up: str | None,
+            not_alternated: str | None) -> tuple[str, str | None]:
+    """(the paired order ``wanted`` runs in, why not the one asked for or None)."""
     if wanted == "alternate" and (targets < 2 or not_alternated or not_all_up):
         because = "there is one target" if targets < 2 else not_alternated or not_all_up
         fallback = "blocks" if not_all_up else "interleaved"
@@ -103,6 +117,22 @@ def resolve_order(order: str, targets: int, repeat: int, slo: bool, variants: bo
     if not_all_up and order == "auto":
         return "blocks", f"{BLOCKS_NOTE}: {not_all_up}"
     return "interleaved", None
+
+
+# How a variant sweep (each variant a dataset of its own) runs in each paired order: variant by variant, so that no
+# point waits for a reload. The engine alternates targets, not workloads: two variants are two workloads, so the
+# variants of one target are never in one session; they are compared across rounds (the report's peak table).
+_VARIANTS = ("variant by variant: each variant's dataset is loaded into every target once, then that variant's "
+             "rounds run")
+VARIANTS_NOTE = {
+    "alternate": f"{_VARIANTS}, a cell's targets alternated in one engine session; the variants of one target are "
+                 "measured in rounds of their own, one after another, not alternated (the engine alternates targets, "
+                 "not workloads)",
+    "interleaved": f"{_VARIANTS}, a cell's targets next to each other in each round; the variants of one target are "
+                   "measured one after another",
+    "blocks": f"{_VARIANTS}, target by target in each round; the variants of one target are measured one after "
+              "another",
+}
 
 
 def plan_order(plan: Plan) -> tuple[str, str | None]:

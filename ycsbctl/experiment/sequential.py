@@ -125,6 +125,15 @@ class Rounds:
     stopped: str | None = None  # why the rounds stopped, once they did
     planned: int | None = None  # the rounds the budget holds, once the first round's length says (looks.planned_rounds)
     round_s: float | None = None  # the first round's length (s), which planned them
+    # the whole --budget (s) when ``budget_s`` is one stage's share of it (a variant sweep: one stage per dataset)
+    whole_budget_s: float | None = None
+
+    @property
+    def budget_text(self) -> str:
+        """``the --budget of 300 s``, or a stage's share: ``this stage's share of the --budget (100 s of 300 s)``."""
+        if self.whole_budget_s is None:
+            return f"the --budget of {self.budget_s:g} s"
+        return f"this stage's share of the --budget ({self.budget_s:.0f} s of {self.whole_budget_s:g} s)"
 
     def begin(self) -> None:
         if self.started is None:
@@ -138,11 +147,12 @@ class Rounds:
 
     def planned_line(self) -> str:
         """What the plan of rounds is, in a line."""
-        held = (f"the --budget of {self.budget_s:g} s holds {self.planned} at ~{self.round_s:.0f} s a round"
+        held = (f"{self.budget_text} holds {self.planned} at ~{self.round_s:.0f} s a round"
                 if self.round_s and self.planned is not None and self.planned < self.most else
                 f"--max-repeat {self.most}")
-        return (f"rounds planned: {self.planned} ({held}); the looks spend alpha by the share of those rounds each has "
-                "seen (Lan–DeMets), so stopping on the data keeps the error rate")
+        each = " a stage, for every stage" if self.whole_budget_s is not None else ""
+        return (f"rounds planned: {self.planned}{each} ({held}); the looks spend alpha by the share of those rounds "
+                "each has seen (Lan–DeMets), so stopping on the data keeps the error rate")
 
     def another(self, done: int, open_now: list[str] | None, gone: Gone | None = None) -> tuple[bool, str | None]:
         """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells
@@ -166,7 +176,7 @@ class Rounds:
         spent = now - (self.started or now)
         per_round = spent / done if done else 0.0
         if done and spent + per_round > self.budget_s:
-            self.stopped = (f"the --budget of {self.budget_s:g} s would be passed by another round "
+            self.stopped = (f"{self.budget_text} would be passed by another round "
                             f"({spent:.0f} s spent, ~{per_round:.0f} s a round)")
             return False, self._left(open_now, self.stopped)
         if open_now:

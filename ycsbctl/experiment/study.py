@@ -9,7 +9,7 @@ built workload are never changed after the study is made).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -249,39 +249,67 @@ class Study:
         """The dataset loads planned over the plan's ``--repeat`` rounds (:meth:`dataset_loads_through`)."""
         return self.dataset_loads_through(self.plan.repeat)
 
-    def loads_in_round(self, round_no: int, phase: str = "run") -> int:
-        """The dataset loads of round ``round_no`` alone (0 for the rounds of an insert-only workload's loads)."""
-        return self.dataset_loads_through(round_no) - self.dataset_loads_through(round_no - 1) if phase == "run" else 0
+    def stages(self, targets: Sequence[Target] | None = None) -> list[list[Cell]]:
+        """The cells of ``targets`` (default: the plan's) in the stages a paired order runs them in, each stage its own
+        rounds: the run-phase cells of each dataset (one for a plan without variants; each variant of a sweep axis has
+        its own, in plan order), then the cells of an insert-only workload's loads (each empties its target's database
+        first). Inside a stage the cells are in plan order, target by target."""
+        cells = [c for t in (self.targets if targets is None else targets) for c in self.cells(t)]
+        keys = sorted(dict.fromkeys(map(stage_of, cells)), key=lambda k: k[0] != "run")  # stable: plan order
+        return [[c for c in cells if stage_of(c) == k] for k in keys]
+
+    def loads_in_round(self, round_no: int, phase: str = "run", stage: Sequence[Cell] | None = None) -> int:
+        """The dataset loads of round ``round_no`` alone of ``stage`` (default: the plan's first stage; 0 for the
+        rounds of an insert-only workload's loads)."""
+        if phase != "run" or self.plan.phase == "load":
+            return 0
+        cells = list(stage) if stage is not None else (self.stages() or [[]])[0]
+        return self._stage_loads(cells, round_no) - self._stage_loads(cells, round_no - 1)
 
     def dataset_loads_through(self, rounds: int) -> int:
-        """The dataset loads of rounds 1 to ``rounds`` in the order the sweep runs them (:attr:`order`,
-        :mod:`ycsbctl.experiment.rounds`): a target that is loaded loads the dataset its next run-phase point
-        reads whenever it holds another (each variant of a sweep axis has its own); in the ``blocks`` order a
+        """The dataset loads of rounds 1 to ``rounds`` of every stage (:meth:`stages`) in the order the sweep runs them
+        (:attr:`order`, :mod:`ycsbctl.experiment.rounds`): a target that is loaded loads the dataset its next run-phase
+        point reads whenever it holds another (each variant of a sweep axis has its own: once per variant and target
+        in the ``alternate`` and ``interleaved`` orders, which run variant by variant); in the ``blocks`` order a
         server ycsbctl starts comes back empty for each of its blocks (a URL's server keeps its dataset). The
         ``target`` order runs a cell's repetitions back to back: one load per change of dataset."""
-        from ycsbctl.experiment.rounds import block_order, round_points
-
         if self.plan.phase == "load" or rounds < 1:
             return 0
-        order, seed = self.order, self.plan.seed
-        run = {t.name: [c for c in self.cells(t) if c.phase == "run"] for t in self.targets}
+        if self.order == "target":  # a cell's repetitions follow one another, on the same dataset
+            held: dict[str, str | None] = {}
+            return _visit([c.point(1) for t in self.targets for c in self.cells(t) if c.phase == "run"], held)
+        return sum(self._stage_loads(stage, rounds) for stage in self.stages() if stage[0].phase == "run")
+
+    def _stage_loads(self, stage: Sequence[Cell], rounds: int) -> int:
+        """The dataset loads of rounds 1 to ``rounds`` of one stage's run-phase cells (one dataset) in the order the
+        sweep runs them; a stage's dataset is never the one a target held before it (each stage has its own)."""
+        from ycsbctl.experiment.rounds import block_order, round_points
+
         held: dict[str, str | None] = {}
         n = 0
-
-        def visit(points: list) -> None:
-            nonlocal n
-            for p in points:
-                if p.target.loads and held.get(p.target.name) != p.case.dataset_key:
-                    n, held[p.target.name] = n + 1, p.case.dataset_key
-        if order == "target":  # a cell's repetitions follow one another, on the same dataset
-            visit([c.point(1) for t in self.targets for c in run[t.name]])
-            return n
+        targets = list({c.target.name: c.target for c in stage}.values())  # a Target is not hashable
         for r in range(1, rounds + 1):
-            if order in ("interleaved", "alternate"):
-                visit(round_points([c for t in self.targets for c in run[t.name]], r, seed))
-            else:
-                for t in block_order([t for t in self.targets if run[t.name]], r):
-                    if not t.is_url:
-                        held.pop(t.name, None)  # started anew for its block: empty
-                    visit(round_points(run[t.name], r, seed))
+            if self.order in ("interleaved", "alternate"):
+                n += _visit(round_points(list(stage), r, self.plan.seed), held)
+                continue
+            for t in block_order(targets, r):
+                if not t.is_url:
+                    held.pop(t.name, None)  # started anew for its block: empty
+                n += _visit(round_points([c for c in stage if c.target is t], r, self.plan.seed), held)
         return n
+
+
+def stage_of(cell: Cell) -> tuple[str, str]:
+    """The stage (:meth:`Study.stages`) ``cell`` runs in: (``run``, the dataset its points read: "" the plan's shared
+    one, else its variant's) or (``load``, "") for an insert-only workload's loads."""
+    return (cell.phase, cell.case.dataset_key) if cell.phase == "run" else (cell.phase, "")
+
+
+def _visit(points: Sequence[Point], held: dict[str, str | None]) -> int:
+    """The loads ``points`` make in their order (a loaded target loads a point's dataset when it holds another),
+    updating ``held`` (target name -> the dataset it holds)."""
+    n = 0
+    for p in points:
+        if p.target.loads and held.get(p.target.name) != p.case.dataset_key:
+            n, held[p.target.name] = n + 1, p.case.dataset_key
+    return n

@@ -5,7 +5,9 @@ policy, crash restarts and skips.
 In the ``interleaved`` order (:mod:`ycsbctl.experiment.rounds`) every target's server is up for the whole
 sweep and each repetition is a round visiting every cell once, shuffled from the seed (``alternate``: the same
 rounds, a cell's targets measured together in one engine session: :mod:`ycsbctl.experiment.sweep_alternated`);
-in the ``target`` order each target is swept in turn, its server up only meanwhile.
+in the ``target`` order each target is swept in turn, its server up only meanwhile. The rounds run in stages, one per
+dataset (a variant sweep: :meth:`~ycsbctl.experiment.study.Study.stages`), each target loading a stage's dataset once
+before its rounds; ``--repeat auto`` shares its ``--budget`` across the stages (:meth:`Sweep._stage_rounds`).
 
 Everything it needs is passed in: the servers (:class:`~ycsbctl.experiment.servers.Servers`), the
 engine (:class:`~ycsbctl.engine.contract.Engine`) and the result sink
@@ -14,6 +16,8 @@ again (``--resume``). Bringing each target up and down is :mod:`ycsbctl.experime
 """
 
 from __future__ import annotations
+
+import time
 
 from ycsbctl.engine.contract import Engine, alternates
 from ycsbctl.errors import UserError
@@ -27,7 +31,7 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.rounds import round_points
 from ycsbctl.experiment.sequential import Rounds
 from ycsbctl.experiment.servers import Servers
-from ycsbctl.experiment.study import Case, Cell, Point, Study, Target
+from ycsbctl.experiment.study import Case, Cell, Point, Study, Target, stage_of
 from ycsbctl.experiment.sweep_alternated import Alternated
 from ycsbctl.experiment.sweep_targets import TargetState
 from ycsbctl.experiment.yardstick_rounds import RoundYardstick
@@ -64,6 +68,8 @@ class Sweep(Alternated):
         self.yardstick = RoundYardstick(sink, console, on=study.plan.yardstick)
         self.rounds: Rounds | None = None  # --repeat auto: the sequential stop, from the first round on
         self.reference = ReferenceServer(study, sink, console)  # one more target in every alternated session
+        self.stage_at = (0, 1)  # (the stage running, the stages: Study.stages) — a variant sweep runs one per dataset
+        self.rounds_began: float | None = None  # time.monotonic() when the first stage's rounds began (--budget)
 
     def run(self) -> Outcome:
         """Every target in plan order; Ctrl-C (KeyboardInterrupt) stops the sweep, keeping what is done. Every
@@ -73,7 +79,8 @@ class Sweep(Alternated):
             try:
                 targets = list(self.study.targets)
                 self._try_settings([t for t in targets if self._points_left(t)][1:])
-                if self.order_note and (plan.order == "interleaved" or len(targets) > 1 or plan.repeat > 1):
+                # an order the user gave and the sweep does not run as given is always said (also in the manifest)
+                if self.order_note and (plan.order != "auto" or len(targets) > 1 or plan.repeat > 1):
                     self.console.note(self.order_note)
                 # what ran where, always (auto's default off on a small host in its short form)
                 self.console.note(f"placement: {self.study.placement.headline()}")
@@ -128,16 +135,17 @@ class Sweep(Alternated):
             for target in targets:
                 if self._points_left(target):
                     self._bring_up(target, targets)
-            cells = [c for t in targets if t.name in self.up for c in self.study.cells(t)]
-            for phase in ("run", "load"):
-                stage = [c for c in cells if c.phase == phase]
+            stages = self.study.stages([t for t in targets if t.name in self.up])
+            for n, stage in enumerate(stages):  # variant by variant: each dataset loaded once per target
+                self._stage_starts(n, [stage_of(s[0]) for s in stages])
+                self._bring_in(stage)
                 round_no = 0
                 while stage and self._another_round(round_no, stage):
                     round_no += 1
                     points = [p for p in round_points(stage, round_no,
                                                       self.study.plan.seed) if p.run_id not in self.done_ids]
                     if points:  # not a round --resume finds done
-                        self.yardstick.round_starts(round_no, phase)
+                        self.yardstick.round_starts(round_no, stage[0].phase)
                     self._round(points)
             for name in list(self.up):
                 self._profile_peak(self.study.target(name))
@@ -154,15 +162,17 @@ class Sweep(Alternated):
 
         baselines: dict[str, object] = {}
         loaded: dict[str, str | None] = {}  # a URL target's dataset, kept from its last block
-        for phase in ("run", "load"):
+        keys = [stage_of(s[0]) for s in self.study.stages(targets)]
+        for n, key in enumerate(keys):  # variant by variant (a server started anew reloads for its block anyway)
+            self._stage_starts(n, keys)
             round_no = 0
             while True:
                 mine = [t for t in targets if t.name not in self._stopped and self._points_left(t)]
-                stage = [c for t in mine for c in self.study.cells(t) if c.phase == phase]
+                stage = [c for t in mine for c in self.study.cells(t) if stage_of(c) == key]
                 if not stage or not self._another_round(round_no, stage):
                     break
                 round_no += 1
-                self.yardstick.round_starts(round_no, phase)
+                self.yardstick.round_starts(round_no, key[0])
                 for target in block_order(mine, round_no):
                     points = [p for p in round_points([c for c in stage if c.target is target], round_no,
                                                       self.study.plan.seed)
@@ -179,12 +189,22 @@ class Sweep(Alternated):
                             if self.measure(point) is None:
                                 self._stopped.add(target.name)
                                 break
-                        if phase == "run" and round_no == 1:
+                        if key[0] == "run" and n == 0 and round_no == 1:
                             self._profile_peak(target)
                     finally:
                         if target.name in self.up:
                             loaded[target.name] = self.up[target.name].loaded
                         self._down(target.name)
+
+    def _stage_starts(self, n: int, keys: list[tuple[str, str]]) -> None:
+        """Stage ``n`` of the stages ``keys`` (:func:`~ycsbctl.experiment.study.stage_of`) begins: the rounds' budget
+        is shared from here (:meth:`_sequential_round`), and a variant sweep's stage says which variant it is."""
+        self.stage_at = (n, len(keys))
+        if len(keys) > 1:
+            phase, dataset = keys[n]
+            what = (f"{dataset or 'the plan dataset'}: its dataset into every target, then its rounds" if phase == "run"
+                    else "the insert workloads' loads, each into an emptied database")
+            self.console.note(f"stage {n + 1} of {len(keys)}: {what}")
 
     def _another_round(self, done: int, stage: list[Cell]) -> bool:
         """Whether to run round ``done + 1``: always up to ``--repeat``; with ``--repeat auto``, until every
@@ -206,17 +226,15 @@ class Sweep(Alternated):
         if wide:
             self.console.note(f"round {done + 1}: {len(wide)} cell(s) still wider than ±{plan.precision:.0%} "
                               f"({', '.join(wide[:3])}{' …' if len(wide) > 3 else ''})")
-            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase)
+            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase, stage)
         return bool(wide)
 
     def _sequential_round(self, done: int, stage: list[Cell]) -> bool:
         from ycsbctl.experiment.sequential import gone_of, kept_runs, open_cells
         from ycsbctl.results import looks
 
-        if done == 0 or self.rounds is None:  # each phase's rounds (run, then an insert workload's loads) anew
-            self.rounds = Rounds(self.study.plan.budget_s or float("inf"), self.study.plan.max_repeat,
-                                 planned=self.sink.manifest.plan.get("planned_rounds"))
-            self.rounds.begin()
+        if done == 0 or self.rounds is None:  # each stage's rounds (a dataset's, an insert workload's loads) anew
+            self.rounds = self._stage_rounds()
             if done == 0:
                 return True
         if done == 1 and self.rounds.planned is None:  # a round's length known: the rounds the budget holds
@@ -238,8 +256,24 @@ class Sweep(Alternated):
             stopped = {**(self.sink.manifest.plan.get("rounds_stopped") or {}), stage[0].phase: self.rounds.stopped}
             self.sink.update_manifest(plan={**self.sink.manifest.plan, "rounds_stopped": stopped})
         if go:
-            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase)
+            self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase, stage)
         return go
+
+    def _stage_rounds(self) -> Rounds:
+        """The sequential stop of the stage beginning (:attr:`stage_at`): the whole ``--budget`` is shared by the
+        stages, each taking what is left over the stages left (one that decides early leaves the rest to those after
+        it); the rounds planned after the first stage's first round (its share's worth, recorded in the manifest: the
+        looks spend alpha over them) hold for every stage, so no cell has more rounds than the plan its looks spent
+        alpha by. A stage runs its first round whatever is left: each cell has at least one point."""
+        now = time.monotonic()
+        self.rounds_began = now if self.rounds_began is None else self.rounds_began
+        n, count = self.stage_at
+        whole = self.study.plan.budget_s or float("inf")
+        share = max(whole - (now - self.rounds_began), 0.0) / (count - n)
+        rounds = Rounds(share, self.study.plan.max_repeat, planned=self.sink.manifest.plan.get("planned_rounds"),
+                        whole_budget_s=whole if count > 1 else None)
+        rounds.begin()
+        return rounds
 
     def _profile_peak(self, target: Target) -> None:
         """``--cpu-profile peak``: the target's best points once more, profiled (ycsbctl.experiment.profiled)."""

@@ -16,7 +16,7 @@ from itertools import groupby
 
 from ycsbctl.experiment.alternated_measure import why_not_together
 from ycsbctl.experiment.reference import ReferenceServer
-from ycsbctl.experiment.study import Case, Point, Target
+from ycsbctl.experiment.study import Case, Cell, Point, Target
 from ycsbctl.experiment.sweep_targets import SweepTargets
 from ycsbctl.results.folder import RunRecord
 from ycsbctl.results.names import RunStatus
@@ -30,6 +30,7 @@ class Alternated(SweepTargets):
     position: int
     _stopped: set[str]
     reference: ReferenceServer  # the reference server beside each alternated session (when on)
+    done_ids: set[str]
 
     def measure(self, point: Point) -> RunRecord | None:
         raise NotImplementedError  # Sweep's: one point
@@ -54,6 +55,27 @@ class Alternated(SweepTargets):
                 if self.measure(point) is None:
                     self._stopped.add(point.target.name)
                     self._down(point.target.name)
+
+    def _bring_in(self, stage: list[Cell]) -> None:
+        """A run-phase stage begins (:meth:`~ycsbctl.experiment.study.Study.stages`: one dataset, a variant's own in a
+        variant sweep): every target up that loads and has a point of it left loads its dataset now, once, so that no
+        round's pair waits on a load between its two sides. A target whose load failed is measured no more."""
+        if not stage or stage[0].phase != "run":
+            return
+        for name in list(self.up):
+            target = self.study.target(name)
+            mine = [c for c in stage if c.target.name == name]  # a store that cannot do a workload has no cell of it
+            rounds = range(1, self.study.plan.repeat + 1)
+            if not mine or not any(c.point(r).run_id not in self.done_ids for c in mine for r in rounds):
+                continue
+            case = mine[0].case
+            if not target.loads or name in self._stopped or self.up[name].loaded == case.dataset_key:
+                continue
+            if self._load(target, case):
+                self.up[name].loaded = case.dataset_key
+            else:
+                self._stopped.add(name)
+                self._down(name)
 
     def _alone(self, why: str) -> None:
         """Say once per reason that a cell's targets are measured one after another."""

@@ -216,7 +216,11 @@ def variant_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> 
             fast += " (its peak degraded)"
         answer = "; ".join(x for x in (f"smallest {small}" if small else "", f"fastest {fast}" if fast else "") if x)
         reps = int(exp.runs["repetition"].max()) if len(exp.runs) else 0
-        caveat = " (one repetition: the speed ranking is not tested)" if fast and reps < 2 else ""
+        # no verdict compares two variants of one target: each is its own workload, measured in rounds of its own
+        # (the engine alternates targets, not workloads), so with repetitions the ranking is still by peaks
+        caveat = (" (one repetition: the speed ranking is not tested)" if reps < 2 else
+                  " (by peaks: the variants ran in rounds of their own, one after another, and no verdict compares "
+                  "them)") if fast else ""
         out.append(f"{workload} on {target}: " + "; ".join(parts) + (f" — {answer}{caveat}" if answer else "") + ".")
     return out
 

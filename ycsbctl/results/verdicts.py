@@ -353,7 +353,8 @@ def uncompared(runs: pd.DataFrame, baseline: str | None) -> list[str]:
         points = f"the {int(mine.sum())} measured points of {names}"
         return f"of {points}, {parts}" if parts else f"{points} share no cell"
     rule = "only ok points (and host-busy ones of rounds that interleave the targets) are compared"
-    busy = ("; run again with --order interleaved (host-busy points are compared there), or when the host is quiet"
+    busy = ("; run again in rounds that pair the targets (--order alternate, the default with several targets, or "
+            "interleaved: host-busy points are compared there), or when the host is quiet"
             if sweep.get("bottleneck", pd.Series(dtype=str)).eq(HOST_BUSY).any() else "")
     if len(missing) == len(others):
         return [f"No target was compared with {baseline}: {why([baseline, *others])}; {rule}, so there is no "
