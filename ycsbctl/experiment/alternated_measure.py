@@ -22,6 +22,7 @@ from ycsbctl.engine.contract import Engine
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.measure import PointOutcome, engine_for, make_spec
+from ycsbctl.experiment.plan import SLICE_RANGE_S
 from ycsbctl.experiment.progress import PointLength, Progress
 from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
@@ -29,6 +30,7 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.workload.plugin import why_not_alternated
 
+MIN_BLOCKS = 4  # blocks a target's point holds at least (its slice shortened for a short point: slice_of)
 # A server's rates over the session, made rates over its own slices (÷ its share of the session's time); its
 # memory, connections and maxima of levels are what they are. The network's figures only where they are the
 # server's own counters (a DB source): the loopback interface carries every target's bytes.
@@ -53,16 +55,26 @@ def why_not_together(points: list[Point], study: Study) -> str | None:
     return why_not_alternated(case.built)  # a plug-in alternates when it says so (not a run that inserts)
 
 
+def slice_of(study: Study, targets: int, compared: int | None = None) -> float:
+    """The slice (s) of an alternated session: the plan's ``--slice``, shortened (to 0.05 s at least) where a
+    target's point would hold fewer than :data:`MIN_BLOCKS` blocks — a block is one slice pair of each target, and
+    an interval needs a few of them (one round of 1 s points at 0.5 s slices would hold a single block)."""
+    plan = study.plan
+    per_target = (plan.point_duration_s or 0.0) * (compared or targets) / targets
+    return max(min(plan.slice_s, per_target / (2 * MIN_BLOCKS)), SLICE_RANGE_S[0])
+
+
 def session_length(study: Study, targets: int, compared: int | None = None) -> tuple[float, float]:
     """(measured s, warm-up s) of an alternated session of ``targets``: each target's point length (the plan's)
-    in whole blocks of ``2 · targets`` slices, and the warm-up rounded up to whole blocks. With the reference
-    server among them (``compared``: the targets besides it), the session keeps the length the ``compared``
-    targets alone would have: each of the ``targets`` gets ``compared / targets`` of its point length, so the
-    reference costs no session time (:mod:`ycsbctl.experiment.reference`)."""
+    in whole blocks of ``2 · targets`` slices (:func:`slice_of`), and the warm-up rounded up to whole blocks. With the
+    reference server among them (``compared``: the targets besides it), the session keeps the length the
+    ``compared`` targets alone would have: each of the ``targets`` gets ``compared / targets`` of its point length,
+    so the reference costs no session time (:mod:`ycsbctl.experiment.reference`)."""
     plan = study.plan
-    block_s = 2 * targets * plan.slice_s
+    slice_s = slice_of(study, targets, compared)
+    block_s = 2 * targets * slice_s
     per_target = (plan.point_duration_s or 0.0) * (compared or targets) / targets
-    blocks = max(1, math.ceil(per_target / (2 * plan.slice_s) - 1e-9))
+    blocks = max(1, math.ceil(per_target / (2 * slice_s) - 1e-9))
     warm_blocks = math.ceil(plan.point_warmup_s / block_s - 1e-9) if plan.point_warmup_s else 0
     return blocks * block_s, warm_blocks * block_s
 
@@ -77,7 +89,8 @@ def session_spec(eps: list[Endpoint], points: list[Point], study: Study, referen
     seed = zlib.crc32(f"{study.plan.seed or 0}:{points[0].run_id}".encode())
     alternation = Alternation(urls=tuple(ep.url for ep in eps),
                               properties=tuple(dict(p.case.properties) for p in points),
-                              slice_s=study.plan.slice_s, seed=seed)
+                              slice_s=slice_of(study, len(points), len(points) - 1 if reference else None),
+                              seed=seed)
     return replace(spec, duration_s=duration_s, warmup_s=warmup_s, alternation=alternation)
 
 

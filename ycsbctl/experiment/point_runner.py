@@ -174,14 +174,15 @@ class PointRunner:
         is judged and kept as a point of its own, ``session`` naming the session they share. ``reference``: the
         reference server's endpoint and point, measured as the session's last target, and what takes its result
         (it is no run: :mod:`ycsbctl.experiment.reference`)."""
-        from ycsbctl.experiment.alternated_measure import measure_alternated, session_point_length
+        from ycsbctl.experiment.alternated_measure import measure_alternated, session_point_length, slice_of
 
         eps, points = [ep for ep, _, _ in pairs], [p for _, p, _ in pairs]
         first = points[0]
         labels = " ⇄ ".join(p.target.label for p in points)
         every = len(points) + (reference is not None)
         self.console.start_point(f"{labels} {first.case.name} {first.threads} threads, alternating every "
-                                 f"{self.study.plan.slice_s:g} s" + (" beside the reference" if reference else "")
+                                 f"{slice_of(self.study, every, len(points) if reference else None):g} s"
+                                 + (" beside the reference" if reference else "")
                                  + (f" (rep {first.repetition})" if self.study.plan.repeat > 1 else ""),
                                  session_point_length(self.study, every, reference is not None))
         started = now_iso()

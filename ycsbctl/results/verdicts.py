@@ -101,15 +101,17 @@ def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging,
            slices: pd.DataFrame | None = None) -> tuple[dict, dict, stats.Comparison]:
     """(baseline's and other's values by round, their comparison) of one cell pair for ``m``: where both cells'
     points were measured in alternated sessions and ``slices`` (the folder's slices table) holds theirs, the
-    slice-paired test (:mod:`ycsbctl.results.slice_pairs`: one round gives an interval); else the rounds' test
+    slice-paired test (:mod:`ycsbctl.results.slice_pairs`: one round gives an interval, from two blocks on); else
+    the rounds' test
     (paired: adjusted for the share of the host each side's point had, where it varied:
     :func:`ycsbctl.results.stats.adjusted`) with, given a noise model, the host's noise bound
     (:mod:`ycsbctl.results.noise`: between-run noise, which the alternation pairs away). Either way the equivalence
     margin."""
     base, other = by_round(b, m.column), by_round(g, m.column)
     pairs = slice_pairs.cell_pairs(slices, b, g, m.column)
-    if pairs is not None:
-        return base, other, replace(slice_pairs.compare(pairs), equivalence=how.margin)
+    sliced = slice_pairs.compare(pairs) if pairs is not None else None
+    if sliced is not None and sliced.low == sliced.low:  # fewer than two batches give no interval: the rounds judge
+        return base, other, replace(sliced, equivalence=how.margin)
     base_share, other_share = noise.shares_by_round(b), noise.shares_by_round(g)
     c = stats.compare(base, other, paired=how.paired,
                       covariate=noise.covariate(base_share, other_share) if how.paired else None)
