@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import redis
 
 from tests.fixtures.cgroups import cpu_quota
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.server_counters import redis_hgetall_calls
 from tests.fixtures.servers import start_redis
 from ycsbctl.experiment.targets import target_label
 
@@ -29,15 +29,6 @@ SEED = 5
 # the held server's CPU (cores): below what even a client starved by a loaded host drives a free server at (a full
 # test run beside this one held a free Redis to ~4k ops/s in some slices; 0.1 core then no longer held it back)
 HELD_CORES = 0.02
-
-
-def _reads(url: str) -> int:
-    """The server's own count of HGETALL calls (the Redis binding's read with readallfields=true)."""
-    client = redis.Redis.from_url(url)
-    try:
-        return int(client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0))
-    finally:
-        client.close()
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +46,7 @@ def experiment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
                  "--out", str(out)],
                 capture_output=True, text=True, timeout=600, cwd=tmp)
             assert proc.returncode == 0, proc.stderr[-3000:]
-            return out, {target_label(s.url): _reads(s.url) for s in servers}
+            return out, {target_label(s.url): redis_hgetall_calls(s.url) for s in servers}
     finally:
         for s in servers:
             s.stop()

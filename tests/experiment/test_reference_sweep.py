@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import redis
 
 from tests.fixtures.cgroups import cpu_quota
 from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.server_counters import redis_hgetall_calls
 from tests.fixtures.servers import start_redis
 from ycsbctl.experiment.targets import target_label
 from ycsbctl.report.compare import compare
@@ -35,24 +35,15 @@ MARGINS = host_drift.Margins({"throughput": host_drift.MAX_DRIFT, "p99": host_dr
                              "test record")
 
 
-def _reads(url: str) -> int:
-    """The server's own count of HGETALL calls (the Redis binding's read with readallfields=true)."""
-    client = redis.Redis.from_url(url)
-    try:
-        return int(client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0))
-    finally:
-        client.close()
-
-
 def _run(tmp: Path, urls: list[str], out: Path) -> dict[str, int]:
-    before = {target_label(u): _reads(u) for u in urls}
+    before = {target_label(u): redis_hgetall_calls(u) for u in urls}
     proc = subprocess.run(
         [YCSBCTL, "run", "workload-c", *(a for u in urls for a in ("--target", u)), "--load", "--reference",
          "--threads", "4", "--duration", "4", "--slice", "0.1", "--records", "300", "--seed", "5",
          "--no-telemetry", "--no-yardstick", "--allow-concurrent", "--quiet", "--out", str(out)],
         capture_output=True, text=True, timeout=600, cwd=tmp)
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
-    return {t: _reads(u) - before[t] for t, u in zip(before, urls)}
+    return {t: redis_hgetall_calls(u) - before[t] for t, u in zip(before, urls)}
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.fixtures.cli import YCSBCTL
+from tests.fixtures.cli import YCSBCTL, reaped
 from tests.fixtures.servers import ROOT
 from tests.fixtures.waiting import wait_until
 from ycsbctl.engine.runner import run_phase
@@ -43,7 +43,7 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
                              "--threads", "2,4", "--duration", "0.5", "--warmup", "0", "--processes", "1",
                              "--no-telemetry", "--quiet", "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
+    with reaped(proc):
         def first_point_kept() -> bool:
             assert proc.poll() is None, proc.stderr.read()[-2000:]
             return bool(list((partial / "runs").glob("*.run.t2.*.json")))
@@ -63,10 +63,6 @@ def test_resume_runs_only_the_missing_points_and_leaves_the_finished_ones_as_the
         stopped_s = time.monotonic() - interrupted
         assert stopped_s < 2 * first_point_s, (stopped_s, first_point_s)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 130, err[-2000:]
     first = pd.read_parquet(out / "runs.parquet")
     done = first.loc[(first["status"] == "ok") & (first["phase"] == "run")].set_index("run_id")
@@ -143,15 +139,11 @@ def test_a_password_with_a_quote_is_kept_out_of_the_folder_and_resume_sends_it_w
                                  "2,4,8", "--duration", "0.5", "--warmup", "0", "--processes", "1", "--no-telemetry",
                                  "--quiet", "--out", str(out)], cwd=tmp_path, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True)
-        try:
+        with reaped(proc):
             wait_until(lambda: bool(list((partial / "runs").glob("*.run.t2.*.json"))) or proc.poll() is not None,
                        120, "the 2-thread point kept", 0.05)
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
         assert proc.returncode == 130, err[-2000:]
         manifest = (out / "manifest.json").read_text()
         assert "--target 'redis://:***@127.0.0.1:" in manifest and "-p 'redis.password=***'" in manifest

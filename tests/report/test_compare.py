@@ -4,7 +4,6 @@ drift out."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shutil
 
@@ -12,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.fixtures.experiments import build_experiment, in_memory_experiment
+from tests.fixtures.full_disk import full_disk
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
 from ycsbctl.report.compare import compare
@@ -386,25 +386,13 @@ def test_compare_onto_a_full_disk_is_one_line_and_leaves_no_temporary_file(pair,
     """``compare -o`` onto a tmpfs with room for no page (its check that the path is writable passes: the folder
     is): one line, exit 1, and the folder as it was, as os.listdir reads it (was: a traceback and a .tmp left)."""
     import os
-    import subprocess
 
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "ycsbctl-test", str(disk)],
-                      capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (needs root)")
-    try:
-        with contextlib.suppress(OSError), open(disk / "filler", "wb") as f:
-            while True:
-                f.write(b"\0" * 4096)
-                f.flush()
+    with full_disk(tmp_path / "disk") as disk:
         page = disk / "cmp" / "compare.html"
         r = CliRunner().invoke(main, ["compare", str(pair[0]), str(pair[1]), "-o", str(page)])
         assert r.exit_code == 1, r.output
         assert r.stderr.splitlines()[-1] == f"error: cannot write the comparison page {page}: No space left on device"
         assert "Traceback" not in r.output and os.listdir(disk) == ["filler"]
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 def test_compare_json_gives_each_not_compared_cell_its_own_metrics_figures(tmp_path):

@@ -14,6 +14,7 @@ import pytest
 from scipy import stats as sps
 
 from tests.fixtures.docs import docs_page
+from tests.fixtures.full_disk import full_disk
 from tests.fixtures.verdict_runs import runs_table
 from ycsbctl.errors import UserError
 from ycsbctl.results import folder_verdicts as fv
@@ -271,9 +272,7 @@ def test_calibrate_into_a_cache_folder_it_cannot_write_is_one_line_and_leaves_no
     """``compare --calibrate`` with ``YCSBCTL_CACHE_DIR`` under a file, on a full tmpfs, and missing: the first two
     one line (exit 1), the file system as it was (os.listdir: no temporary file, no folder); a missing folder is made
     and holds the record, which reads back as the pair's drift."""
-    import contextlib
     import os
-    import subprocess
 
     from click.testing import CliRunner
 
@@ -283,16 +282,7 @@ def test_calibrate_into_a_cache_folder_it_cannot_write_is_one_line_and_leaves_no
     small = {"workloads": ("workloadb",), "threads": (8,), "repetitions": 3, "failed": False, "skipped": False}
     a, b = build_experiment(tmp_path, "a", **small), build_experiment(tmp_path, "b", speedup={"redis": 0.85}, **small)
     (tmp_path / "plain").write_text("a file")
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "ycsbctl-test", str(disk)],
-                      capture_output=True).returncode:
-        pytest.skip("cannot mount a tmpfs here (needs root)")
-    try:
-        with contextlib.suppress(OSError), open(disk / "filler", "wb") as f:
-            while True:
-                f.write(b"\0" * 4096)
-                f.flush()
+    with full_disk(tmp_path / "disk") as disk:
         for cache, why in ((tmp_path / "plain" / "cache", "Not a directory"), (disk, "No space left on device")):
             before = {d: sorted(os.listdir(d)) for d in (tmp_path, disk)}
             r = CliRunner().invoke(main, ["compare", str(a), str(b), "--calibrate", "--format", "json"],
@@ -300,8 +290,6 @@ def test_calibrate_into_a_cache_folder_it_cannot_write_is_one_line_and_leaves_no
             assert r.exit_code == 1 and r.stderr.splitlines()[-1] == (
                 f"error: cannot write the calibration record {cache / host_drift.FILE}: {why}"), r.output
             assert "Traceback" not in r.output and {d: sorted(os.listdir(d)) for d in before} == before
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
     missing = tmp_path / "new" / "cache"
     r = CliRunner().invoke(main, ["compare", str(a), str(b), "--calibrate", "--format", "json"],
                            env={"YCSBCTL_CACHE_DIR": str(missing)})
