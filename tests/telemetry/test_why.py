@@ -279,7 +279,7 @@ def test_host_busy_is_ten_percent_of_the_hosts_cores_unless_said_and_the_three_b
     asked: list[int] = []
     monkeypatch.setattr(host, "in_container", lambda pid, ids: asked.append(pid) or pid == 104)
     boxed = host.HostSampler(lambda: [], containers=["c0ffee"])
-    assert [boxed._is_ours(pid, {me}) for pid in (me, 104, 103, 104, 103)] == [True, True, False, True, False]
+    assert [boxed._is_ours(pid, {me}, set()) for pid in (me, 104, 103, 104, 103)] == [True, True, False, True, False]
     assert asked == [104, 103]
 
 

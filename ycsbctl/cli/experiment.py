@@ -29,7 +29,7 @@ from ycsbctl.cli.option_values import (
     report_wanted,
     switch_wanted,
 )
-from ycsbctl.cli.run_options import common_options
+from ycsbctl.cli.run_options import common_options, round_options
 from ycsbctl.cli.study_file import named_in_file, with_study_file
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
@@ -37,8 +37,6 @@ from ycsbctl.experiment.plan import (
     DEFAULT_LADDER,
     DEFAULT_TARGETS,
     PROFILES,
-    SLICE_RANGE_S,
-    SLICE_S,
     Plan,
     is_url,
     parse_rates,
@@ -167,46 +165,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
               help=f"Client threads: 32, a list 8,16,32, or a doubling range [default: {DEFAULT_LADDER}].")
 @click.option("--load-threads", type=WholeRange(min=1), default=None, metavar="N",
               help="Client threads of the load phase [default: the first --threads, at least 8 and at most 32].")
-@click.option("--repeat", default=None, metavar="N|auto",
-              help="Rounds: each visits every point once (see --order). auto: add interleaved rounds until every "
-                   "compared cell is decided — better, worse or equivalent within --margin — or --budget is spent "
-                   "(a sequential test: stopping on the data keeps the error rate) [default: auto for the default "
-                   "plan (no target named), else 1].")
-@click.option("--budget", default=None, metavar="TIME",
-              help=f"With --repeat auto: the time the rounds may take, e.g. 10m [default: {DEFAULT_BUDGET_S / 60:g}m]; "
-                   "cells still open then are left undecided, with the difference they could have detected. Refused "
-                   "where it would bound nothing (--repeat N, --precision, one target).")
-@click.option("--margin", default=None, metavar="P%",
-              help="The equivalence margin: a ratio whose interval lies within ±P is 'equivalent' [default: 10%].")
-@click.option("--precision", default=None, metavar="P%",
-              help="With --repeat: add rounds until every point's 95 % throughput interval is within ±P "
-                   "(e.g. 3%) instead of until decided.")
-@click.option("--max-repeat", type=WholeRange(min=1), default=None,
-              help=f"The most rounds --repeat auto / --precision may run [default: {SEQUENTIAL_MAX_ROUNDS} with "
-                   "--repeat auto, 10 with --precision].")
-@click.option("--order", type=click.Choice(["auto", "alternate", "interleaved", "blocks", "target"]), default="auto",
-              show_default=True,
-              help="alternate: every target's server stays up, and each round measures a cell's targets in one "
-                   "engine session, all clients switching target together every --slice (A B B A …), so the "
-                   "host's noise lands on both sides of a ratio; "
-                   "interleaved: every target's server stays up, each round visits every point in an order "
-                   "shuffled from --seed, the targets' points of one thread count next to each other; blocks: rounds "
-                   "run target by target, one server up at a time, the "
-                   "targets' order reversed every other round (A B B A); target: each target's points in turn, "
-                   "repetitions back to back [auto: alternate with more than one target (interleaved where the "
-                   "plan cannot alternate: it says why), interleaved with one target and several repetitions; "
-                   "blocks where the servers' --server-memory together exceeds the host's available memory].")
-@click.option("--slice", "slice_s", type=FiniteFloatRange(min=SLICE_RANGE_S[0], max=SLICE_RANGE_S[1]), default=SLICE_S,
-              show_default=True, metavar="SECONDS",
-              help="With --order alternate: seconds on one target before every client switches to the next.")
-@click.option("--placement", type=click.Choice(["auto", "split", "off"]), default="auto", show_default=True,
-              help="split: the servers ycsbctl starts run on half the CPUs, the client's workers on the others "
-                   "(2 CPUs: one each); off: both float over all CPUs [auto: split where every target's server "
-                   "is started here and there are 2 CPUs or more].")
-@click.option("--baseline", default=None, metavar="TARGET",
-              help="The target the others are compared with (ratio, interval, verdict) [default: the first].")
-@click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
-              help="Significance level of the verdicts (false discovery rate over the cells of a comparison).")
+@round_options
 @click.option("--operations", type=WholeRange(min=1), default=None,
               help="operationcount per point (instead of --duration).")
 @click.option("--duration", "duration_s", type=FiniteFloatRange(min=0.1, max=MAX_POINT_S), default=None,
