@@ -301,6 +301,10 @@ def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_
     k = len(next(iter(rounds.values())))
     assert len(rounds) == 2 and all(r == list(range(1, k + 1)) for r in rounds.values()), rounds
     stopped = json.loads((out / "manifest.json").read_text())["plan"]["rounds_stopped"]["run"]
+    # every way the rounds may end: the planned count ran, a look decided every cell, or the budget would be passed
+    # by another round (alternated rounds of two identical servers decide nothing; how many fit is the host's speed)
     assert k >= 2 and (k == planned and "planned from the --budget ran" in stopped
-                       or k in looks.LOOK_ROUNDS and "every compared cell is decided" in stopped), (k, planned, stopped)
+                       or k in looks.LOOK_ROUNDS and "every compared cell is decided" in stopped
+                       or k <= planned and stopped.startswith("the --budget of 20 s would be passed by another")), \
+        (k, planned, stopped)
     assert sweep[sweep["repetition"] >= 2]["operations"].sum() == gets  # the resumed rounds, on the servers
