@@ -321,10 +321,8 @@ class Sweep(Alternated):
         self.points.baseline = state.baseline
         self.position += 1
         self.points.position = self.position
-        if point.phase == "run" and state.loaded != point.case.dataset_key and target.loads:
-            if not self._load(target, point.case):
-                return None
-            state.loaded = point.case.dataset_key
+        if point.phase == "run" and not self._holds(target, point.case):
+            return None
         # The insert workload measures the load itself, into an empty database each time (fresh);
         # `ycsbctl load` loads into the target as it is.
         record = self.points.point(state.endpoint, point)

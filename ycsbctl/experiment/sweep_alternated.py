@@ -68,14 +68,20 @@ class Alternated(SweepTargets):
             rounds = range(1, self.study.plan.repeat + 1)
             if not mine or not any(c.point(r).run_id not in self.done_ids for c in mine for r in rounds):
                 continue
-            case = mine[0].case
-            if not target.loads or name in self._stopped or self.up[name].loaded == case.dataset_key:
-                continue
-            if self._load(target, case):
-                self.up[name].loaded = case.dataset_key
-            else:
+            if name not in self._stopped and not self._holds(target, mine[0].case):
                 self._stopped.add(name)
                 self._down(name)
+
+    def _holds(self, target: Target, case: Case) -> bool:
+        """Whether ``target`` holds the dataset ``case``'s run-phase points read, loading it first where it does not
+        (a target that loads nothing holds it as it is); False when that load failed (the target is skipped)."""
+        state = self.up[target.name]
+        if not target.loads or state.loaded == case.dataset_key:
+            return True
+        if not self._load(target, case):
+            return False
+        state.loaded = case.dataset_key
+        return True
 
     def _alone(self, why: str) -> None:
         """Say once per reason that a cell's targets are measured one after another."""
@@ -90,18 +96,13 @@ class Alternated(SweepTargets):
         A server that died during the session is restarted (or its target skipped) as after any point."""
         ready = []
         for point in points:
-            target = point.target
-            state = self.up[target.name]
-            if point.phase == "run" and state.loaded != point.case.dataset_key and target.loads:
-                if not self._load(target, point.case):
-                    self._stopped.add(target.name)
-                    self._down(target.name)
-                    continue
-                state.loaded = point.case.dataset_key
+            if point.phase == "run" and not self._holds(point.target, point.case):
+                self._stopped.add(point.target.name)
+                self._down(point.target.name)
+                continue
             ready.append(point)
         if len(ready) < 2:
-            records = [r for p in ready if (r := self.measure(p)) is not None]
-            return records
+            return [r for p in ready if (r := self.measure(p)) is not None]
         self.points.position = self.position + 1
         self.position += len(ready)
         pairs = [(self.up[p.target.name].endpoint, p, self.up[p.target.name].baseline) for p in ready]
