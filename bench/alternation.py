@@ -6,7 +6,7 @@ switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operat
 the twin ÷ target ratio inside each alternated session (the A/A comparison alternation is for); with
 ``--sweep``, one alternated session per slice length and its switch cost.
 
-    .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.5] [--threads 8] [--sweep 0.1,0.5,2]
+    .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--sweep 0.1,0.5,2]
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=4, help="pairs of runs (solo then alternated, then the reverse …)")
     ap.add_argument("--duration", type=float, default=2.0, help="s measured per target and run")
-    ap.add_argument("--slice", type=float, default=0.5, help="s per slice")
+    ap.add_argument("--slice", type=float, default=0.2, help="s per slice")
     ap.add_argument("--threads", type=int, default=8)
     ap.add_argument("--records", type=int, default=10_000)
     ap.add_argument("--sweep", default="", help="slice lengths (s, comma-separated) to time the switch-over at")

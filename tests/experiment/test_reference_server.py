@@ -41,7 +41,7 @@ def test_off_says_why_in_the_manifest(kw: dict, why: str) -> None:
 def test_the_reference_shares_the_sessions_length_and_takes_no_session_time() -> None:
     """Two targets of 10 s points, 0.5 s slices: alone a session of 20 s (10 blocks of 2 s); with the reference 7
     blocks of 3 s, 21 s (whole blocks), each of the three measuring 7 s; a 2 s warm-up one whole block either way."""
-    study = _study(warmup_s=2.0)
+    study = _study(warmup_s=2.0, slice_s=0.5)
     assert session_length(study, 2) == (20.0, 2.0)
     measured, warmup = session_length(study, 3, compared=2)
     assert measured == pytest.approx(21.0) and warmup == pytest.approx(3.0)

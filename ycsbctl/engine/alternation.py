@@ -30,7 +30,7 @@ class Alternation:
 
     urls: tuple[str, ...]  # every target's URL, in plan order (PhaseSpec.url == urls[0])
     properties: tuple[dict[str, str], ...] = ()  # per-target binding properties (empty: spec.properties for all)
-    slice_s: float = 0.5  # seconds per slice
+    slice_s: float = 0.2  # seconds per slice (the plan's default: ycsbctl.experiment.plan.SLICE_S)
     seed: int = 0  # the schedule's seed
 
     def properties_of(self, target: int, common: dict[str, str]) -> dict[str, str]:

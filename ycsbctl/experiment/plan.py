@@ -24,8 +24,10 @@ from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
 
 # An alternated session's slice (s): how long all clients stay on one target before they switch together
-# (ycsbctl.engine.alternation); the switch-over's cost and the slices' pairing against it: python -m bench alternation
-SLICE_S = 0.5
+# (ycsbctl.engine.alternation). Shorter slices pair the sides closer in time and give more blocks (degrees of
+# freedom) a point: on a shared 2-core host, 0.5 s slices left a session's paired log ratio a standard error 2-4x
+# that of 0.1-0.3 s ones (docs/benchmarks.md, "the slice"); the switch-over's cost: python -m bench alternation
+SLICE_S = 0.2
 SLICE_RANGE_S = (0.05, 10.0)
 
 if TYPE_CHECKING:
