@@ -31,9 +31,9 @@ from ycsbctl.results.verdicts import baseline_of, uncompared
 
 # A disturbance's cost is the operations lost over its whole affected window (ycsbctl.results.disturbance): a target
 # "wins" an action only when every other target lost at least COST_RATIO times as many operations, and at least
-# COST_MARGIN_S seconds of the higher of the two reference rates more (a window's edges move by an interval or two with where the
-# event fell). A target whose series stayed below half its rate for more than QUIET_RUN_S at a stretch (or
-# stalled) is never said not to have stalled.
+# COST_MARGIN_S seconds of the higher of the two reference rates more (a window's edges move by an interval or two
+# with where the event fell). A target whose series stayed below half its rate for more than QUIET_RUN_S at a
+# stretch (or stalled) is never said not to have stalled.
 COST_RATIO = 1.5
 COST_MARGIN_S = 0.2
 QUIET_RUN_S = 0.2
