@@ -130,14 +130,14 @@ def test_the_window_covers_every_interval_in_which_the_server_still_had_the_set_
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = list(_runs(out, seen, kinds))
     assert sorted(kind for kind, *_ in rows) == ["lazy", "plain"]
-    for kind, e, ops, t0, polls in rows:
+    for kind, e, _ops, t0, polls in rows:
         busy = [math.floor((t - t0) / DT + 1e-9) for t, n in polls if n > 0 and t > t0]
         if kind == "plain":
             assert busy == [] and (e["background_s"] != e["background_s"])  # a plain DEL frees it at once
             continue
         assert busy, "the lazily deleted set was seen pending by the test's own polls"
         first = math.floor(e["t_s"] / DT + 1e-9)
-        last_full = max(ops.index)
+        last_full = round((WARMUP_S + DURATION_S) / DT) - 1  # the point's last whole interval
         for k in busy:
             assert k >= first
             if k <= last_full:
@@ -166,7 +166,7 @@ def test_the_operations_lost_are_the_area_between_the_reference_rate_and_the_ser
         before = np.array([ops.get(k, 0.0) / DT for k in range(max(round(WARMUP_S / DT), k_start - 30), k_start)])
         spread = 1.4826 * float(np.median(np.abs(before - np.median(before))))
         low = max(SLOW_FRACTION * e["pre_ops_per_s"], e["pre_ops_per_s"] - max(BAND_SIGMAS * spread, 1 / DT))
-        assert e["band_low_ops_per_s"] == pytest.approx(low)
+        assert e["band_low_ops_per_s"] == pytest.approx(low, rel=1e-4)  # 1.4826: the normal-consistent scale
         assert all(ops.get(k, 0.0) / DT >= low for k in range(end, end + BACK_SAMPLES))
         assert ops.get(end - 1, 0.0) / DT < low or e["background_end_s"] > (end - 1) * DT - 1e-9 or \
             end - 1 <= math.floor((e["t_s"] + e["command_s"]) / DT + 1e-9)  # it ended there for a reason
@@ -192,7 +192,8 @@ def test_the_headline_compares_del_and_lazy_del_on_what_both_series_show(del_and
     line = next(f for f in findings(exp, exp.points("p99")) if f.startswith("DEL ("))
     cost = {kind: _cost(ops, e) for kind, (e, ops) in rows.items()}
     for kind, (e, _) in rows.items():
-        said = f"{'at least ' if e['window_open'] else ''}{cost[kind]:,.0f} ops lost over"
+        assert e["ops_lost"] == pytest.approx(cost[kind])
+        said = f"{'at least ' if e['window_open'] else ''}{e['ops_lost']:,.0f} ops lost over"
         assert f"{e['target']} " in line and said in line, (said, line)
     best, other = sorted(cost, key=lambda k: cost[k])
     rate = max(rows[best][0]["pre_ops_per_s"], rows[other][0]["pre_ops_per_s"])
