@@ -59,7 +59,8 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
         for ax in (top, bottom):
             ax.axvline(start, color="#000", lw=0.9, ls="--")
             until = _float(e.get("affected_end_s")) - warmup  # the affected window (until the store was back)
-            if _float(e.get("slow_s")) > 0 and until > start:
+            lasted = _float(e.get("during_s")) > 0.1 + 1e-9  # longer than its own interval: it slowed the traffic
+            if (_float(e.get("slow_s")) > 0 or lasted or is_open(e.get("window_open"))) and until > start:
                 ax.axvspan(start, until, color=STALL_COLOR, alpha=0.08, lw=0)
             stall = _float(e.get("stall_s"))
             if stall and not math.isnan(stall):
