@@ -48,14 +48,21 @@ def study(size: str, seconds: int) -> None:
         print(proc.stderr[-3000:])
         return
     from ycsbctl.results import load
+    from ycsbctl.results.events import is_open
 
-    ev = load(out).events
+    exp = load(out)
+    ev = exp.events
     print(f"{'target':<16}{'event':<20}{'build s':>8}{'DEL/UNLINK ms':>14}{'SLOWLOG ms':>11}{'stall ms':>9}"
-          f"{'est ms':>8}{'ops lost':>10}{'max lat ms':>11}{'lag max ms':>11}")
+          f"{'est ms':>8}{'<50% run':>9}{'window s':>9}{'bg s':>6}{'ops lost':>10}{'max lat ms':>11}")
     for _, e in ev.iterrows():
         print(f"{e['target']:<16}{e['event']:<20}{e['build_s']:>8.2f}{e['command_s'] * 1e3:>14.1f}"
               f"{e['server_s'] * 1e3:>11.1f}{e['stall_s'] * 1e3:>9.0f}{e['stall_est_s'] * 1e3:>8.0f}"
-              f"{e['ops_lost']:>10,.0f}{e['max_latency_us'] / 1e3:>11.1f}{e['client_lag_max_us'] / 1e3:>11.1f}")
+              f"{e['slow_run_s'] * 1e3:>9.0f}{e['during_s']:>8.1f}{'+' if is_open(e['window_open']) else ' '}"
+              f"{e['background_s']:>6.2f}{e['ops_lost']:>10,.0f}{e['max_latency_us'] / 1e3:>11.1f}")
+    from ycsbctl.report.study_headlines import disturbance_headlines
+
+    for line in disturbance_headlines(exp):  # the first screen's answer ("+" above: a window still open)
+        print(line)
     print(f"(folder: {out})")
 
 

@@ -100,7 +100,8 @@ TESTS: dict[str, list[str]] = {
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.
-    "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py", "tests/results/test_overlap.py"],
+    "ycsbctl/results/disturbance.py": ["tests/results/test_disturbance.py", "tests/results/test_disturbance_window.py",
+                                      "tests/results/test_overlap.py"],
     # Overlapping events: one window, the cost charged once, to the event the server's evidence blames.
     "ycsbctl/results/overlap.py": ["tests/results/test_overlap.py"],
     # The words of an event's cost (stall, slowdown, ops lost) and of its charge (alone, here, there, jointly).

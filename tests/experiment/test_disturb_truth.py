@@ -119,7 +119,9 @@ def test_del_stalls_for_as_long_as_slowlog_says_and_unlink_does_not(del_vs_unlin
     # p99s exactly on a series whose slow share is known.
     assert d["max_latency_us"] > d["p99_before_us"]
     # UNLINK frees the set in the background; so does DEL with lazyfree-lazy-user-del
-    assert u["stall_s"] <= d["stall_s"] and u["stall_est_s"] < d["stall_est_s"] and u["ops_lost"] < d["ops_lost"]
+    # (not asserted: fewer operations lost — the background free competes for the cores over a longer window; what
+    # the headline then says is checked in test_the_headline_answers_…)
+    assert u["stall_s"] <= d["stall_s"] and u["stall_est_s"] < d["stall_est_s"]
     assert lazy["stall_s"] <= d["stall_s"] and lazy["stall_est_s"] < d["stall_est_s"]
     assert math.isnan(u["server_s"]) or u["server_s"] < d["server_s"] / 10
     # each action ran at its planned second (never before; how late is recorded), timed on its own
@@ -199,11 +201,11 @@ def test_a_big_key_the_server_refuses_fails_the_point_in_one_line_and_leaves_not
 @pytest.mark.speed
 def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(del_vs_unlink):
     """Report (first screen), findings and console's closing lines lead with each action's stall and
-    operations lost per target, read back here from events.csv (not through ycsbctl's reader); the
-    winner it names is the target the server's own SLOWLOG says the DEL held for less."""
+    operations lost over its whole affected window per target, read back here from events.csv (not through ycsbctl's
+    reader); the winner it names is the target that lost clearly fewest operations over that window."""
     import pandas as pd
 
-    from ycsbctl.report.study_headlines import STALL_MARGIN_S, seconds_text
+    from ycsbctl.report.study_headlines import COST_MARGIN_S, COST_RATIO, QUIET_RUN_S, seconds_text
     from ycsbctl.report.summary import findings
 
     out, proc, _ = del_vs_unlink
@@ -217,24 +219,23 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
         line = next(f for f in first if f.startswith(f"{action.upper()} ("))
         for target, e in rows.iterrows():
             said = f"stalled {seconds_text(e['stall_s'])}" if e["stall_s"] > 0 else "no stall"
-            lost = f"{e['ops_lost']:,.0f} ops lost"
+            lost = f"{'at least ' if e['window_open'] else ''}{e['ops_lost']:,.0f} ops lost over " \
+                   f"{seconds_text(e['during_s'])}"
             if e["slow_s"] > 0:  # below half the reference rate: how long, and the loss over the whole window
-                said = f"{said}; slowed: below 50 % for {seconds_text(e['slow_s'])}, {lost}"
-            else:
-                said = f"{said}{', not slowed' if e['stall_s'] == 0 else ''} ({lost})"
-            assert f"{target} {said}" in line, line
-        stall = rows["stall_s"]
-        best, other = stall.idxmin(), stall.idxmax()
+                said = f"{said}; slowed: below 50 % for {seconds_text(e['slow_s'])}"
+            elif e["stall_s"] == 0:
+                said = f"{said}, not slowed"
+            assert f"{target} {said}" in line and lost in line, line
         lost = rows["ops_lost"]
-        if stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9 and lost[best] > lost[other]:
-            # stalled less and lost more (a slowdown of its own, lazyfree's): neither wins
-            assert line.endswith(f"— no clear winner: {best} stalled least, {other} lost fewest operations."), line
-        elif stall[other] - stall[best] >= STALL_MARGIN_S - 1e-9:
-            assert line.endswith(f"— {best} wins."), line
-            assert rows.loc[best, "server_s"] != rows.loc[best, "server_s"] or \
-                rows.loc[best, "server_s"] < rows.loc[other, "server_s"]  # SLOWLOG agrees (NaN: not logged)
+        best, other = lost.idxmin(), lost.idxmax()
+        rate = rows["pre_ops_per_s"].max()
+        if lost[other] >= COST_RATIO * lost[best] and lost[other] - lost[best] >= COST_MARGIN_S * rate \
+                and not rows.loc[best, "window_open"]:
+            assert f"— {best} wins: fewest operations lost over the whole affected window" in line, line
         else:
             assert "wins" not in line, line
+        if (rows["slow_run_s"] > QUIET_RUN_S + 1e-9).any() or (rows["stall_s"] > 0).any():
+            assert "no target stalled" not in line, line
         assert " ".join(line.split()) in " ".join(proc.stderr.split())  # the console's closing lines (rich folds them)
         answer = html.index('id="answer"')
         assert answer < html.index('id="findings"') and html.index(line[:40], answer) < html.index('id="findings"')
@@ -256,7 +257,7 @@ def _lost(exp, run_id: str, start_s: float, end_s: float, rate: float) -> float:
 
 
 @pytest.mark.speed
-def test_a_slowdown_is_stated_and_counted_over_its_window_and_ends_when_the_servers_lazyfree_does(del_vs_unlink):
+def test_a_slowdown_is_stated_and_counted_over_its_window_and_reaches_the_end_of_the_servers_lazyfree(del_vs_unlink):
     out, proc, _ = del_vs_unlink
     _ok(proc)
     exp = load(out)
@@ -273,8 +274,9 @@ def test_a_slowdown_is_stated_and_counted_over_its_window_and_ends_when_the_serv
         if len(first) and first["ops_per_s"].iloc[0] < 0.5 * e["pre_ops_per_s"]:
             assert e["slow_s"] > 0  # its own interval below half the rate: a slowdown, stalled or not
         if e["stall_s"] == 0 and e["slow_s"] > 0:
-            said = f"no stall; slowed: below 50 % for {seconds_text(e['slow_s'])}, {e['ops_lost']:,.0f} ops lost"
-            assert any(said in line for line in lines), said
+            said = f"no stall; slowed: below 50 % for {seconds_text(e['slow_s'])}"
+            lost = f"{e['ops_lost']:,.0f} ops lost over {seconds_text(e['during_s'])}"
+            assert any(said in line and lost in line for line in lines), said
     d, u, lazy = (_event(exp.events, "redis", "del"), _event(exp.events, "redis", "unlink"),
                   _event(exp.events, "redis-lazyfree", "del"))
     # the server's evidence: a plain DEL held it as long as its SLOWLOG entry says, and freed nothing later; UNLINK
@@ -282,9 +284,9 @@ def test_a_slowdown_is_stated_and_counted_over_its_window_and_ends_when_the_serv
     assert d["evidence_s"] == d["server_s"] and "SLOWLOG DEL" in d["evidence"] and math.isnan(d["background_s"])
     for e in (u, lazy):
         assert e["background_s"] > 0 and "lazyfree: freed in the background" in e["evidence"]
-        # what slowed the traffic after it ended by the time the server had freed the key (within the slowdown's
-        # allowed gap and the two partial intervals at its edges)
-        assert e["affected_end_s"] <= e["t_s"] + e["command_s"] + e["background_s"] + 3 * INTERVAL_S + 1e-9
+        # the window reaches at least the time the server was seen done freeing it (or is said open)
+        assert e["background_end_s"] == pytest.approx(e["t_s"] + e["command_s"] + e["background_s"])
+        assert e["window_open"] or e["affected_end_s"] >= e["background_end_s"] - 1e-9
 
 
 def _evidence_ms(evidence: str) -> list[float]:

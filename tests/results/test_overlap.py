@@ -98,14 +98,16 @@ def test_a_later_events_reference_leaves_out_every_second_an_earlier_group_touch
 
 
 def test_a_group_reaches_as_far_as_any_members_own_window():
-    # the first event's reference (second 0: 5,000 ops/s) sees no slowdown in 3,000 ops/s; the second's (seconds 0
-    # and 1: 7,500) does, until 3.0 s: the group's window goes that far
-    ops = [500] * 10 + [1000] * 10 + [1000] * 2 + [300] * 8 + [1000] * 20
+    # the first event stalls intervals 19-21 and the series is back from 22; the second, inside that window, left work
+    # the store said it finished at 2.95 s (a key freed in the background): its window, and so the group's, goes on
+    # to the end of interval 29, though the series looks back sooner
+    ops = [1000] * 19 + [0] * 3 + [1000] * 20
     f = _series(ops)
     assert effect(f, 1.95, 2.1).affected_end_s == pytest.approx(2.2)
-    assert effect(f, 2.05, 2.1).affected_end_s == pytest.approx(3.0)
-    a, b = charge(f, [Happening("a", 1.95, 2.1, 0.1), Happening("b", 2.05, 2.1)])
+    assert effect(f, 2.05, 2.1, busy_until_s=2.95).affected_end_s == pytest.approx(3.0)
+    a, b = charge(f, [Happening("a", 1.95, 2.1, 0.1), Happening("b", 2.05, 2.1, busy_until_s=2.95)])
     assert a.overlaps == ("b",) and a.effect.affected_end_s == b.effect.affected_end_s == pytest.approx(3.0)
+    assert a.effect.ops_lost == pytest.approx(3 * 1000)  # the area over the window: only the stall is short
 
 
 def test_with_no_whole_second_before_it_a_later_events_reference_leaves_out_the_intervals_an_earlier_one_affected():

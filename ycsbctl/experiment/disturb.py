@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ycsbctl.errors import UserError, first_line
-from ycsbctl.results.events import EVENT_COLUMNS, charge_role, cost_text, event_label
+from ycsbctl.results.events import EVENT_COLUMNS, charge_role, cost_text, event_label, is_open
 from ycsbctl.results.fine import FineSeries
 from ycsbctl.results.overlap import Happening, charge
 from ycsbctl.stores.disturb import ActionTiming, Disturber, DisturbSpec, disturbing, parse_disturb
@@ -140,18 +140,33 @@ class PointDisturbances:
                 t_s = r.timing.start_s - self.t0  # since the operations began (the series' clock)
                 row.update(t_s=t_s, started_s=t_s - self.warmup_s, command_s=r.timing.duration_s,
                            server_s=r.timing.server_s, note=r.timing.note or None, evidence=r.timing.evidence or None,
-                           evidence_s=r.timing.held_s, background_s=r.timing.background_s)
+                           evidence_s=r.timing.held_s, **_background(t_s + r.timing.duration_s, r.timing.background_s))
             rows.append(row)
         if fine is not None:
             _charge(fine, [row for row in rows if "t_s" in row])
         return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
 
 
+def _background(returned_s: float, background_s: float | None) -> dict[str, float | None]:
+    """``background_s`` and ``background_end_s`` (when the store was seen done freeing in the background, s since the
+    operations began) of an event whose command returned at ``returned_s``; both None when nothing was left to the
+    background, ``background_end_s`` ``inf`` and ``background_s`` None when it was still pending when the disturber
+    stopped asking (the window is then open)."""
+    if background_s is None:
+        return {"background_s": None, "background_end_s": None}
+    if not math.isfinite(background_s):
+        return {"background_s": None, "background_end_s": math.inf}
+    return {"background_s": background_s, "background_end_s": returned_s + background_s}
+
+
 def _charge(fine: FineSeries, rows: list[dict[str, Any]]) -> None:
-    """Each row's effect, overlapping events charged once (:func:`ycsbctl.results.overlap.charge`)."""
+    """Each row's effect, overlapping events charged once (:func:`ycsbctl.results.overlap.charge`); an event's window
+    reaches at least to when the store said its background work for it was done (``background_end_s``)."""
     happened = [Happening(event_label(r["event"], r["occurrence"]), r["t_s"], r["t_s"] + r["command_s"],
-                          r.get("evidence_s")) for r in rows]
+                          r.get("evidence_s"), r.get("background_end_s")) for r in rows]
     for row, c in zip(rows, charge(fine, happened)):
+        if row.get("background_end_s") == math.inf:  # still pending: the window is open (said there), no time seen
+            row["background_end_s"] = None
         e = c.effect
         row.update(e.to_dict(), overlaps=", ".join(c.overlaps) or None, charged_to=c.charged_to)
         lag_s = e.client_lag_max_us / 1e6
@@ -171,8 +186,10 @@ def event_lines(events: pd.DataFrame | None) -> list[str]:
             out.append(f"{head}: {e['error']}")
             continue
         slow = "" if pd.isna(e["server_s"]) else f" (SLOWLOG {_ms(e['server_s'])})"
+        cost = cost_text(e["stall_s"], e.get("slow_s"), e["ops_lost"], "", e.get("slow_run_s"), e.get("during_s"),
+                         is_open(e.get("window_open")))
         effect = "" if pd.isna(e.get("stall_s")) else (
-            f", {cost_text(e['stall_s'], e.get('slow_s'), e['ops_lost'])} (stall est. {e['stall_est_s']:.2f} s), "
+            f", {cost} (stall est. {e['stall_est_s']:.2f} s), "
             f"max latency {e['max_latency_us'] / 1000:,.0f} ms")
         evidence = f"; server: {e['evidence']}" if isinstance(e.get("evidence"), str) and e["evidence"] else ""
         out.append(f"{head} at {e['started_s']:.2f} s: command {_ms(e['command_s'])}{slow}{effect}{evidence}"

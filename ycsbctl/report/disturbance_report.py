@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from ycsbctl.report.plot_style import PlotFile, axis_top, kilo, latency_unit, save, target_colors, titles
-from ycsbctl.results.events import charge_role, event_label
+from ycsbctl.results.events import charge_role, event_label, is_open
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.names import CLIENT_LAG
 
@@ -58,8 +58,9 @@ def timeline_figure(exp: Experiment, run_id: str, color: str = "#0072B2", subtit
             continue
         for ax in (top, bottom):
             ax.axvline(start, color="#000", lw=0.9, ls="--")
-            until = _float(e.get("affected_end_s")) - warmup  # the affected window (the slowdown's end)
-            if _float(e.get("slow_s")) > 0 and until > start:
+            until = _float(e.get("affected_end_s")) - warmup  # the affected window (until the store was back)
+            lasted = _float(e.get("during_s")) > 0.1 + 1e-9  # longer than its own interval: it slowed the traffic
+            if (_float(e.get("slow_s")) > 0 or lasted or is_open(e.get("window_open"))) and until > start:
                 ax.axvspan(start, until, color=STALL_COLOR, alpha=0.08, lw=0)
             stall = _float(e.get("stall_s"))
             if stall and not math.isnan(stall):
@@ -91,6 +92,8 @@ def _label(e: pd.Series) -> str:
     slow = _float(e.get("slow_s"))
     if slow > 0:
         parts.append(f"slowed {slow * 1000:,.0f} ms")
+    if is_open(e.get("window_open")):
+        parts.append("not back by the end")
     return ", ".join(parts)
 
 

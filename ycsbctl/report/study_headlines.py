@@ -1,6 +1,6 @@
 """The answer of each kind of experiment, in a sentence or two, for the report's first screen and the
 console's closing lines: a disturbance study's stall and operations lost per action and target (and
-which target stalled least), a variant sweep's bytes and records (users) per second per variant and
+which target lost fewest), a variant sweep's bytes and records (users) per second per variant and
 target (and which variant is smallest and fastest), then a thread ladder's verdicts
 (:func:`ycsbctl.report.verdict_table.ladder_headlines`) and why a target was not compared. Reads the
 result folder only.
@@ -17,20 +17,27 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pandas as pd
 
 from ycsbctl.report.unlike import serverless_targets
 from ycsbctl.report.variant_study import study_rows
 from ycsbctl.report.verdict_table import ladder_headlines
-from ycsbctl.results.events import charge_role, cost_text, event_label
+from ycsbctl.results.events import charge_role, cost_text, event_label, is_open
 from ycsbctl.results.events import seconds_text as seconds_text  # the headline tests read it here
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.verdicts import baseline_of, uncompared
 
-# A stall is counted in whole 100 ms intervals, and where it falls across their edges moves it by
-# one: a target "wins" an action only when every other target stalled at least two intervals longer.
-STALL_MARGIN_S = 0.2
+# A disturbance's cost is the operations lost over its whole affected window (ycsbctl.results.disturbance): a target
+# "wins" an action only when every other target lost at least COST_RATIO times as many operations, and at least
+# COST_MARGIN_S seconds of the higher of the two reference rates more (a window's edges move by an interval or two
+# with where the event fell). A target whose series stayed below half its rate for more than QUIET_RUN_S at a
+# stretch (or stalled) is never said not to have stalled.
+COST_RATIO = 1.5
+COST_MARGIN_S = 0.2
+QUIET_RUN_S = 0.2
+STALL_MARGIN_S = 0.2  # a stall counted in whole 100 ms intervals moves by one with where it fell across their edges
 # Variants whose bytes or rates are this close to the best are named beside it: a used_memory delta
 # moves by a few percent with the allocator's page and bucket boundaries.
 TIE = 0.05
@@ -94,27 +101,43 @@ def _overlap_text(role: str, row: pd.Series, runs: int) -> str:
     return ""
 
 
-def _effect(rows: pd.DataFrame) -> tuple[float | None, float, str]:
-    """(stall s, operations lost, words) of one event on one target: the median over its runs (and
-    occurrences) when it ran more than once; NaN stall when every run of it failed, None when its cost was charged
-    to another event. An event that overlapped
-    another says so and where the cost went (:mod:`ycsbctl.results.overlap`)."""
+@dataclass(frozen=True)
+class _Cost:
+    """One event's cost on one target, the median over its runs: stall and the longest run below half (s), operations
+    lost over the affected window, the reference rate (ops/s), and whether any run's window was still open."""
+
+    stall_s: float
+    slow_run_s: float
+    ops_lost: float
+    pre_ops_per_s: float
+    open: bool
+
+
+def _effect(rows: pd.DataFrame) -> tuple[_Cost | None, str]:
+    """(cost, words) of one event on one target: the median over its runs (and occurrences) when it ran more than
+    once; NaN figures when every run of it failed, None when its cost was charged to another event. An event that
+    overlapped another says so and where the cost went (:mod:`ycsbctl.results.overlap`)."""
     good = rows[rows["error"].map(lambda e: not (isinstance(e, str) and e))]
     if not len(good):
-        return math.nan, math.nan, f"failed ({rows.iloc[0]['error']})"
+        return _Cost(math.nan, math.nan, math.nan, math.nan, False), f"failed ({rows.iloc[0]['error']})"
     role, row = _role(good)
     if role == "elsewhere":
-        return None, math.nan, f"overlapped {row['charged_to']}: charged there by the server's evidence ({_own(row)})"
+        return None, f"overlapped {row['charged_to']}: charged there by the server's evidence ({_own(row)})"
     if role == "shared":
         first = str(row["charged_to"]).split("+")[0]
-        return None, math.nan, f"overlapped {row['overlaps']}: charged jointly with {first}"
+        return None, f"overlapped {row['overlaps']}: charged jointly with {first}"
     stall, slow, lost = _median(good, "stall_s"), _median(good, "slow_s"), _median(good, "ops_lost")
+    run, during = _median(good, "slow_run_s"), _median(good, "during_s")
+    opened = "window_open" in good and any(is_open(v) for v in good["window_open"])
     cost = cost_text(stall, None if "slow_s" not in good else slow, lost,
-                     f"median of {len(good)} runs" if len(good) > 1 else "")
+                     f"median of {len(good)} runs" if len(good) > 1 else "", run, during, opened)
+    # an older folder has no longest run below half: its time below half stands in (never shorter)
+    said = _Cost(stall, run if run == run else (slow if slow == slow else 0.0), lost, _median(good, "pre_ops_per_s"),
+                 opened)
     if role == "joint":
         actions = "+".join(a.upper() for a in [row["action"], *_actions(row)])
-        return stall, lost, f"{actions} overlapped: {cost} together{_overlap_text(role, row, len(good))}"
-    return stall, lost, cost + _overlap_text(role, row, len(good))
+        return said, f"{actions} overlapped: {cost} together{_overlap_text(role, row, len(good))}"
+    return said, cost + _overlap_text(role, row, len(good))
 
 
 def _own(row: pd.Series) -> str:
@@ -136,31 +159,41 @@ def _actions(row: pd.Series) -> list[str]:
     return [str(label).split(":", 1)[0] for label in str(row["overlaps"]).split(", ")]
 
 
-def _winner(effects: dict[str, tuple[float | None, float]]) -> str:
-    """Which target stalled least, when every other stalled :data:`STALL_MARGIN_S` longer and none lost fewer
-    operations; otherwise why none wins (a target whose cost of the event went to another event that overlapped it,
-    a None stall, leaves no race to win). ``effects``: target -> (stall s, operations lost)."""
-    if any(s is None for s, _ in effects.values()):
+def _winner(effects: dict[str, _Cost | None]) -> str:
+    """Which target lost fewest operations over its affected window, when every other lost at least
+    :data:`COST_RATIO` times as many and :data:`COST_MARGIN_S` seconds of its reference rate more, and its own window
+    closed; otherwise why none wins (a target whose cost went to another event that overlapped it, None, leaves no
+    race to win). "No target stalled" only when none stalled nor stayed below half for more than
+    :data:`QUIET_RUN_S` at a stretch."""
+    if any(c is None for c in effects.values()):
         return ""
-    measured = {t: s for t, (s, _) in effects.items() if s is not None and not math.isnan(s)}
+    measured = {t: c for t, c in effects.items() if c is not None and not math.isnan(c.ops_lost)}
     if len(measured) < 2:
         return ""
-    best = min(measured, key=lambda t: measured[t])
-    if all(s == 0 for s in measured.values()):
-        return " — no target stalled"
-    if all(s >= measured[best] + STALL_MARGIN_S for t, s in measured.items() if t != best):
-        lost = {t: effects[t][1] for t in measured}
-        fewest = min(lost, key=lambda t: lost[t])
-        if lost[best] > lost[fewest]:
-            return f" — no clear winner: {best} stalled least, {fewest} lost fewest operations"
-        return f" — {best} wins"
-    return f" — no clear winner (stalls within {STALL_MARGIN_S * 1000:.0f} ms of each other: two 100 ms intervals)"
+    quiet = all(c.stall_s == 0 and c.slow_run_s <= QUIET_RUN_S + 1e-9 for c in measured.values())
+    best = min(measured, key=lambda t: measured[t].ops_lost)
+    lost = measured[best].ops_lost
+
+    def clearly_more(c: _Cost) -> bool:
+        rates = [r for r in (c.pre_ops_per_s, measured[best].pre_ops_per_s) if r == r]
+        return c.ops_lost >= COST_RATIO * lost and c.ops_lost - lost >= COST_MARGIN_S * max(rates, default=0.0)
+
+    if not all(clearly_more(c) for t, c in measured.items() if t != best):
+        within = (f"operations lost within {COST_RATIO:g}× or {COST_MARGIN_S:g} s of the reference rate of each "
+                  "other")
+        return f" — no target stalled ({within})" if quiet else f" — no clear winner ({within})"
+    if measured[best].open:
+        return f" — no clear winner ({best} lost fewest, but was not back when its point ended)"
+    stalls = {t: c.stall_s for t, c in measured.items()}
+    though = (f", though it stalled {seconds_text(stalls[best])} and {min(stalls, key=lambda t: stalls[t])} did not"
+              if stalls[best] >= min(stalls.values()) + STALL_MARGIN_S - 1e-9 else "")
+    return f" — {best} wins: fewest operations lost over the whole affected window{though}"
 
 
 def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None) -> list[str]:
-    """One sentence per disturbance (``del:set:5M@4s``): each target's stall, slowdown and operations lost
-    (``no stall; slowed: below 50 % for 4.2 s, 61,000 ops lost``), what overlapped it and where its cost went,
-    and the target that stalled least."""
+    """One sentence per disturbance (``del:set:5M@4s``): each target's stall, slowdown and operations lost over its
+    affected window (``no stall; slowed: below 50 % for 4.2 s, 61,000 ops lost over 4.6 s``), what overlapped it and
+    where its cost went, and the target that lost fewest operations (:func:`_winner`)."""
     ev = exp.events
     if not len(ev):
         return []
@@ -170,9 +203,8 @@ def disturbance_headlines(exp: Experiment, verdicts: pd.DataFrame | None = None)
         rows = ev[ev["event"] == event]
         effects = {t: _effect(rows[rows["target"] == t]) for t in targets if (rows["target"] == t).any()}
         action = str(rows.iloc[0]["action"]).upper()
-        parts = [f"{t} {words}" for t, (_, _, words) in effects.items()]
-        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: (e[0],
-                                                                             e[1]) for t, e in effects.items()}) + ".")
+        parts = [f"{t} {words}" for t, (_, words) in effects.items()]
+        out.append(f"{action} ({event}): " + ", ".join(parts) + _winner({t: c for t, (c, _) in effects.items()}) + ".")
     return out
 
 

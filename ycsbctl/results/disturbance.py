@@ -8,14 +8,17 @@
   interval just before and just after that run which the throughput missed (its deficit against the
   reference rate), an estimate of the stall's length finer than the intervals (with no whole
   interval stalled: the deficit of the command's intervals and the next);
-- the slowdown: the 100 ms intervals below :data:`SLOW_FRACTION` of that rate (the stall's among them), from
-  the event's start for as long as they go on after its command's and its stall's intervals, with gaps of
-  at most :data:`SLOW_GAP` interval above the line; one that begins later is not this event's (a DEL freed
-  by lazyfree, an UNLINK: the server answers, slower, while a thread of its own frees the key); ``slow_s``
-  counts them;
-- during (the affected window): from the event's interval to the last of the command's, of the stall's
-  and of the slowdown's intervals; operations lost = the reference rate over that window less the
-  operations done in it (≥ 0);
+- the affected window ("during") ends when the store is back: from the event's interval, past the last of the
+  command's, the stall's and (``busy_until_s``) the store's own background work's intervals (a key freed by a thread
+  of its own after an UNLINK: Redis INFO ``lazyfree_pending_objects`` back to 0), to the first run of
+  :data:`BACK_SAMPLES` intervals back within the band of the window before it — at or above ``the reference rate −
+  max(`` :data:`BAND_SIGMAS` ``× the robust spread (scaled median absolute deviation) of its 100 ms samples, one
+  operation an interval)``, never below :data:`SLOW_FRACTION` of it; a window still below the band (or the store
+  still busy) when the point ends is **open**: ``window_open`` is true and its cost a lower bound ("at least");
+- the slowdown: the 100 ms intervals of that window below :data:`SLOW_FRACTION` of the reference rate
+  (``slow_s``; the stall's among them) and the longest run of them (``slow_run_s``);
+- operations lost (the cost): the area between the reference rate and the series over the whole window: the
+  reference rate × its length less the operations done in it (≥ 0);
 - the maximum latency during (and in the interval after it when the command returned in its last interval: the
   requests that waited behind it are answered as it returns, which may fall just past that interval's end), the p99
   before (the reference seconds), during, and after (:data:`AFTER_S` seconds from the end of "during"), from the exactly
@@ -29,17 +32,19 @@ Events whose affected windows meet are not measured apart here (each would count
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from scipy.stats import median_abs_deviation
 
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.fine import FineSeries
 
 STALL_FRACTION = 0.1
 SLOW_FRACTION = 0.5
-SLOW_GAP = 1  # intervals above the slow line inside a slowdown (100 ms intervals of a slowed server scatter)
+BAND_SIGMAS = 3.0  # the band of the window before an event: the reference rate less this many robust spreads
+BACK_SAMPLES = 3  # 100 ms intervals in a row back within that band: the store is back
 BEFORE_S = 3.0
 AFTER_S = 3.0
 SEARCH_AFTER_S = 1.0
@@ -56,12 +61,15 @@ class EventEffect:
     slow_s: float
     during_s: float
     affected_end_s: float  # where the affected window ("during") ends, s since the operations began
-    ops_lost: float
+    ops_lost: float  # the cost: operations short of the reference rate over the window (a lower bound when open)
     max_latency_us: float
     p99_before_us: float
     p99_during_us: float
     p99_after_us: float
     client_lag_max_us: float
+    slow_run_s: float = 0.0  # the longest run of intervals below SLOW_FRACTION of the reference rate, s
+    window_open: bool = False  # the point ended before the store was back: the cost is "at least"
+    band_low_ops_per_s: float = math.nan  # the band's lower edge, ops/s: an interval at or above it is back
 
     def to_dict(self) -> dict[str, float | None]:
         return asdict(self)
@@ -116,26 +124,65 @@ def _p99_us(h) -> float:
     return float(hdr.percentiles_us(h, [99.0])[99.0]) if h.get_total_count() else math.nan
 
 
-def _slow_end(rate, limit: float, k_start: int, k_from: int, k_last: int) -> int | None:
-    """The last interval of the slowdown (``rate(k)`` below ``limit``) from ``k_start`` on that goes on past
-    ``k_from`` (the last of the command's and the stall's intervals) with gaps of at most :data:`SLOW_GAP`
-    intervals (None: no interval below it)."""
-    last = None
-    for k in range(k_start, k_last + 1):
-        if rate(k) < limit:
-            last = k
-        elif k > k_from and k - max(k_from, last if last is not None else k_from) > SLOW_GAP:
-            break
-    return last
+def back_line(fine: FineSeries, start_s: float, pre: float, before_s: float = BEFORE_S,
+              skip: Collection[int] = ()) -> float:
+    """The lower edge of the band of the window before ``start_s`` (ops/s): ``pre`` (the reference rate) less
+    :data:`BAND_SIGMAS` robust spreads of the measured 100 ms samples of the ``before_s`` seconds before it (the scaled
+    median absolute deviation, :func:`scipy.stats.median_abs_deviation`; the intervals in ``skip`` left out while any
+    other is there), at least one operation an interval below ``pre`` and never below :data:`SLOW_FRACTION` of it."""
+    dt = fine.interval_s
+    k_start = math.floor(start_s / dt + 1e-9)
+    ks = range(max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(before_s / dt)), k_start)
+    kept = [k for k in ks if k not in skip] or list(ks)
+    rates = [fine.operations.get(k, 0) / dt for k in kept]
+    spread = float(median_abs_deviation(rates, scale="normal")) if len(rates) > 1 else 0.0
+    return max(SLOW_FRACTION * pre, pre - max(BAND_SIGMAS * spread, 1 / dt))
+
+
+def back_at(rate: Callable[[int], float], line: float, k_from: int, k_last: int) -> int | None:
+    """The first interval after ``k_from`` that begins a run of :data:`BACK_SAMPLES` intervals at or above ``line``
+    (ops/s), all of them by ``k_last`` (None: not back by then: the window is open)."""
+    run = 0
+    for k in range(k_from + 1, k_last + 1):
+        run = run + 1 if rate(k) >= line else 0
+        if run == BACK_SAMPLES:
+            return k - BACK_SAMPLES + 1
+    return None
+
+
+def window_end(fine: FineSeries, start_s: float, pre: float, k_from: int, busy_until_s: float | None = None,
+               skip: Collection[int] = ()) -> tuple[int, bool, float]:
+    """(the last interval of the affected window of an event that began at ``start_s``, whether it is open, the band's
+    lower edge (ops/s)): the window goes on past ``k_from`` (the command's, the stall's and an overlap's intervals) and
+    past ``busy_until_s`` (s since the operations began: the store's own background work for it done; ``inf``: it was
+    not when the store stopped being asked) until the series is back (:func:`back_at`, :func:`back_line`); open when
+    that is not by the last full interval. With a NaN reference rate nothing tells it back: the window ends at
+    ``k_from``, not said open."""
+    dt = fine.interval_s
+    last = fine.last_full()
+    k_last = last if last is not None else k_from
+    busy_open = False
+    if busy_until_s is not None and not math.isnan(busy_until_s):
+        k_busy = math.ceil(busy_until_s / dt - 1e-9) - 1 if math.isfinite(busy_until_s) else k_last + 1
+        busy_open = k_busy > k_last
+        k_from = max(k_from, min(k_busy, k_last))
+    if math.isnan(pre):
+        return k_from, False, math.nan
+    line = back_line(fine, start_s, pre, skip=skip)
+    back = back_at(lambda k: fine.operations.get(k, 0) / dt, line, k_from, k_last)
+    if back is None or busy_open:
+        return k_last, True, line
+    return back - 1, False, line
 
 
 def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None = None,
-           skip: Collection[int] = ()) -> EventEffect:
+           skip: Collection[int] = (), busy_until_s: float | None = None) -> EventEffect:
     """The effect of an event that began at ``start_s`` and whose command returned at ``end_s``
     (s since the operations began) on the series ``fine`` (see the module for the definitions);
     ``until_s``: the affected window reaches at least there (overlapping events charged together:
     :mod:`ycsbctl.results.overlap`); ``skip``: intervals earlier events affected, left out of the reference
-    (:func:`reference_rate`)."""
+    (:func:`reference_rate`); ``busy_until_s``: when the store said its own background work for the event was done
+    (s since the operations began; ``inf``: not done when it stopped looking): the window reaches at least there."""
     dt = fine.interval_s
     k_start = math.floor(start_s / dt + 1e-9)
     k_end = max(k_start, math.floor(end_s / dt + 1e-9))
@@ -166,11 +213,13 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
         est = stall_n * dt + dt * (missed(search[stall_at] - 1) + missed(stall_end + 1))
     else:  # shorter than an interval, or split over two: what the command's intervals (and the next) missed
         est = dt * sum(missed(k) for k in range(k_start, k_end + 2))
+
     def rate(k: int) -> float:
         return fine.operations.get(k, 0) / dt
 
-    slow_end = _slow_end(rate, SLOW_FRACTION * pre, k_start, max(k_end, stall_end, k_until), k_last)
-    during = list(range(k_start, max(k_end, stall_end, k_until, slow_end if slow_end is not None else k_start) + 1))
+    k_stop, window_open, line = window_end(fine, start_s, pre, max(k_end, stall_end, k_until), busy_until_s, skip)
+    during = list(range(k_start, max(k_start, k_stop) + 1))
+    _, slow_run = longest_run_below([rate(k) for k in during if k <= k_last], SLOW_FRACTION * pre)
     slow_n = sum(1 for k in during if k <= k_last and rate(k) < SLOW_FRACTION * pre)
     done = sum(fine.operations.get(k, 0) for k in during)
     lost = max(0.0, pre * len(during) * dt - done) if not math.isnan(pre) else math.nan
@@ -195,4 +244,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
         p99_during_us=_p99_us(h_during),
         p99_after_us=_p99_us(fine.latency_of(after)),
         client_lag_max_us=_max_us(fine.lag_of(during)),
+        slow_run_s=round(slow_run * dt, 6),
+        window_open=window_open,
+        band_low_ops_per_s=line,
     )

@@ -25,12 +25,15 @@ BLAME_RATIO = 2.0  # the server held one event this many times longer than any o
 class Happening:
     """One event that ran: ``label`` (``expire:hash:1M@2s``, ``… #2`` for a repetition), its start and the
     end of its command (s since the operations began), and ``held_s``: the longest the server's own
-    evidence says it held the server for it (s; None: no evidence)."""
+    evidence says it held the server for it (s; None: no evidence); ``busy_until_s``: when the store said its own
+    background work for it was done (s since the operations began; ``inf``: not by the time it stopped being asked;
+    None: no such work, or the store does not say)."""
 
     label: str
     start_s: float
     end_s: float
     held_s: float | None = None
+    busy_until_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -62,10 +65,16 @@ def blamed(group: list[Happening]) -> Happening | None:
     return None
 
 
+def _busy(hs: list[Happening]) -> float | None:
+    """The latest ``busy_until_s`` of ``hs`` (None: none says)."""
+    said = [h.busy_until_s for h in hs if h.busy_until_s is not None and not math.isnan(h.busy_until_s)]
+    return max(said) if said else None
+
+
 def _uncharged(e: EventEffect) -> EventEffect:
     return replace(e, stall_s=0.0, stall_start_s=None,
                    stall_est_s=0.0 if not math.isnan(e.stall_est_s) else e.stall_est_s,
-                   slow_s=0.0, ops_lost=0.0 if not math.isnan(e.ops_lost) else e.ops_lost)
+                   slow_s=0.0, slow_run_s=0.0, ops_lost=0.0 if not math.isnan(e.ops_lost) else e.ops_lost)
 
 
 def groups(fine: FineSeries, events: list[Happening]) -> list[tuple[list[int], EventEffect, set[int]]]:
@@ -79,15 +88,16 @@ def groups(fine: FineSeries, events: list[Happening]) -> list[tuple[list[int], E
     while at < len(order):
         skip = set(affected)
         members = [order[at]]
-        e = effect(fine, events[order[at]].start_s, events[order[at]].end_s, skip=skip)
+        first_one = events[order[at]]
+        e = effect(fine, first_one.start_s, first_one.end_s, skip=skip, busy_until_s=first_one.busy_until_s)
         at += 1
         while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9:
             nxt = events[order[at]]
-            ends = effect(fine, nxt.start_s, nxt.end_s, skip=skip).affected_end_s
+            ends = effect(fine, nxt.start_s, nxt.end_s, skip=skip, busy_until_s=nxt.busy_until_s).affected_end_s
             members.append(order[at])
             at += 1
             e = effect(fine, events[members[0]].start_s, max(events[i].end_s for i in members),
-                       until_s=max(ends, e.affected_end_s), skip=skip)
+                       until_s=max(ends, e.affected_end_s), skip=skip, busy_until_s=_busy([events[i] for i in members]))
         first = math.floor(events[members[0]].start_s / dt + 1e-9)
         affected.update(range(first, round(e.affected_end_s / dt)))
         out.append((members, e, skip))
@@ -107,9 +117,10 @@ def charge(fine: FineSeries, events: list[Happening]) -> list[Charge]:
         payer = members[group.index(who)] if who is not None else members[0]
         to = who.label if who is not None else "+".join(h.label for h in group)
         for i in members:
-            own = effect(fine, events[i].start_s, events[i].end_s, skip=skip)
+            own = effect(fine, events[i].start_s, events[i].end_s, skip=skip, busy_until_s=events[i].busy_until_s)
             mine = together if i == payer else _uncharged(own)
             if i != payer:  # its own latency figures stay its own; the window is the group's
-                mine = replace(mine, during_s=together.during_s, affected_end_s=together.affected_end_s)
+                mine = replace(mine, during_s=together.during_s, affected_end_s=together.affected_end_s,
+                               window_open=together.window_open)
             out[i] = Charge(mine, tuple(events[j].label for j in members if j != i), to)
     return [c for c in out if c is not None]

@@ -200,8 +200,12 @@ class RedisDisturber(Disturber):
         if self.spec.action == "expire" and "expired_keys" in after and "expired_keys" in self.counted:
             parts.append(f"INFO expired_keys +{after['expired_keys'] - self.counted['expired_keys']}")
         background = self._background_free(end, after) if self.spec.removes_key else None
-        if background is not None:
-            parts.append(f"lazyfree: freed in the background {background:.2f} s after the command returned")
+        if background is not None and math.isfinite(background):
+            parts.append(f"lazyfree: freed in the background {background:.2f} s after the command returned "
+                         f"(lazyfree_pending_objects seen back at 0, polled every {LAZYFREE_POLL_S * 1000:.0f} ms)")
+        elif background is not None:
+            parts.append(f"lazyfree: still freeing in the background {LAZYFREE_WAIT_S:.0f} s after the command "
+                         "returned (lazyfree_pending_objects above 0 when the disturbance stopped asking)")
         return "; ".join(parts), (max(held) if held else None), background
 
     def _counters(self) -> dict[str, int]:
@@ -218,8 +222,10 @@ class RedisDisturber(Disturber):
         return out
 
     def _background_free(self, end: float, after: dict[str, int]) -> float | None:
-        """Seconds after ``end`` until ``lazyfree_pending_objects`` is back to zero, when this action left the key to
-        be freed in the background (None: it did not, or the server does not say)."""
+        """Seconds after ``end`` until ``lazyfree_pending_objects`` was seen back at zero (polled every
+        :data:`LAZYFREE_POLL_S`: the free ended at most that much earlier), when this action left the key to be freed
+        in the background; ``inf`` when it was still pending after :data:`LAZYFREE_WAIT_S` (None: nothing was left to
+        the background, or the server does not say)."""
         freed = after.get("lazyfreed_objects", 0) - self.counted.get("lazyfreed_objects", 0)
         pending = after.get("lazyfree_pending_objects", 0)
         if not (freed > 0 or pending > self.counted.get("lazyfree_pending_objects", 0)):
@@ -230,7 +236,7 @@ class RedisDisturber(Disturber):
             time.sleep(LAZYFREE_POLL_S)
             pending = self._counters().get("lazyfree_pending_objects", 0)
             gone = time.perf_counter()
-        return gone - end
+        return gone - end if pending == 0 else math.inf
 
     def _slowlog_of_key(self, mark: int) -> list[tuple[str, float]]:
         """(command, seconds) of every SLOWLOG entry since ``mark`` naming this key, oldest first, any client's."""

@@ -1,0 +1,79 @@
+"""Where a disturbance's affected window ends (results/disturbance.py: :func:`window_end`, :func:`back_line`) on
+hand-built 100 ms series: the band of the window before the event, worked out here with numpy; the store's own
+background work; a window the point ends first said open; the cost as the area between the reference rate and the
+series, summed here interval by interval."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.fixtures.fine_series import fine_series as _series
+from ycsbctl.results.disturbance import BACK_SAMPLES, BAND_SIGMAS, back_line, effect
+
+pytestmark = pytest.mark.truth
+
+
+def _area(ops: list[int], first: int, last: int, rate: float) -> float:
+    """Operations short of ``rate`` (ops/s) over intervals ``first`` .. ``last - 1`` (100 ms each)."""
+    return max(0.0, sum(rate * 0.1 - ops[k] for k in range(first, last)))
+
+
+def test_the_band_is_the_reference_less_three_scaled_median_absolute_deviations_of_the_samples_before():
+    rng = np.random.default_rng(7)  # fixed: the band is worked out here from the very samples
+    before = [int(x) for x in rng.normal(1000, 40, 30).round()]
+    ops = before + [100] * 5 + [1000] * 20
+    f = _series(ops)
+    pre = effect(f, 3.0, 3.01).pre_ops_per_s
+    x = np.array(before, dtype=float) / 0.1
+    sigma = 1.4826 * float(np.median(np.abs(x - np.median(x))))  # the normal-consistent MAD, by hand
+    assert back_line(f, 3.0, pre) == pytest.approx(pre - BAND_SIGMAS * sigma)
+    # an interval just above the band's edge is back, one just below is not
+    edge = math.ceil((pre - BAND_SIGMAS * sigma) * 0.1)
+    ops[35] = ops[36] = ops[37] = edge
+    assert effect(_series(ops), 3.0, 3.01).affected_end_s == pytest.approx(3.5)
+    ops[36] = edge - 1
+    assert effect(_series(ops), 3.0, 3.01).affected_end_s == pytest.approx(3.7)
+
+
+def test_a_steady_rate_has_a_band_of_one_operation_an_interval_and_a_noisy_one_never_below_half():
+    steady = _series([1000] * 40)
+    assert back_line(steady, 3.0, 10_000.0) == pytest.approx(10_000 - 10)
+    wild = _series([200, 1800] * 20)  # a spread so wide that three of it reach below zero
+    assert back_line(wild, 3.0, 10_000.0) == pytest.approx(5_000)
+
+
+def test_the_window_goes_on_until_the_series_is_back_and_counts_the_area_between_the_rate_and_the_series():
+    ops = [1000] * 30 + [0] * 2 + [300] * 10 + [800, 1000, 700] + [1000] * 20
+    f = _series(ops)
+    e = effect(f, 3.0, 3.15)
+    # back from interval 45 (three in a row at the rate): 800 and 700 are below the band, in the window
+    assert e.affected_end_s == pytest.approx(4.5) and not e.window_open
+    assert e.ops_lost == pytest.approx(_area(ops, 30, 45, 10_000)) == 2 * 1000 + 10 * 700 + 200 + 300
+    assert e.stall_s == pytest.approx(0.2) and e.slow_s == pytest.approx(1.2) and e.slow_run_s == pytest.approx(1.2)
+
+
+def test_the_window_reaches_the_stores_own_background_work_though_the_series_looks_back_sooner():
+    ops = [1000] * 30 + [400] * 3 + [1000] * 30
+    f = _series(ops)
+    assert effect(f, 3.0, 3.01).affected_end_s == pytest.approx(3.3)
+    e = effect(f, 3.0, 3.01, busy_until_s=4.25)  # the store said at 4.25 s that it was done: interval 42 is its last
+    assert e.affected_end_s == pytest.approx(4.3) and not e.window_open
+    assert e.ops_lost == pytest.approx(_area(ops, 30, 43, 10_000))
+    # … and still busy when it stopped being asked, or done after the point's end: the window is open to the end
+    for busy in (math.inf, 7.0):
+        e = effect(f, 3.0, 3.01, busy_until_s=busy)
+        assert e.window_open and e.affected_end_s == pytest.approx(6.3)
+
+
+def test_a_series_not_back_when_the_point_ends_leaves_the_window_open_and_its_cost_a_lower_bound():
+    ops = [1000] * 30 + [400] * 10 + [1000] * (BACK_SAMPLES - 1)
+    f = _series(ops)
+    e = effect(f, 3.0, 3.01)
+    assert e.window_open and e.affected_end_s == pytest.approx(len(ops) / 10)
+    assert e.ops_lost == pytest.approx(_area(ops, 30, len(ops), 10_000)) == 6_000
+    ops.append(1000)  # one more interval at the rate: back, closed where the dip ended
+    e = effect(_series(ops), 3.0, 3.01)
+    assert not e.window_open and e.affected_end_s == pytest.approx(4.0)
