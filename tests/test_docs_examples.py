@@ -22,6 +22,9 @@ from tests.fixtures.cli_forks import Ended, Forks, cli_forks
 from tests.fixtures.doc_examples import EXAMPLES, Example, Ran, argv_of, commands, exits_allowed
 from tests.fixtures.servers import Server
 
+# what a sweep imports past the CLI (~1 s a command), imported once by each forking interpreter
+PRELOAD = ("ycsbctl.cli.experiment", "ycsbctl.experiment.run", "ycsbctl.report.summary_table", "pandas",
+           "pyarrow.parquet")
 TIMEOUT_S = 240  # one command at most (the slowest here take seconds; a hung one fails its block, not the session)
 
 
@@ -64,7 +67,7 @@ def _run_group(i: int, texts: list[str], forks: Forks, base: Path, redis: Server
 def ran(module_redis: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Ran]]:
     """Every block of :data:`EXAMPLES` as it ran, by its text."""
     base = tmp_path_factory.mktemp("docs-examples")
-    with cli_forks(2) as forks, ThreadPoolExecutor(2) as pool:
+    with cli_forks(2, PRELOAD) as forks, ThreadPoolExecutor(2) as pool:
         parts = list(pool.map(lambda ig: _run_group(*ig, forks, base, module_redis), enumerate(_groups())))
     yield {text: r for part in parts for text, r in part.items()}
 
