@@ -68,7 +68,7 @@ def ran(module_redis: Server, tmp_path_factory: pytest.TempPathFactory) -> Itera
     """Every block of :data:`EXAMPLES` as it ran, by its text."""
     base = tmp_path_factory.mktemp("docs-examples")
     with cli_forks(2, PRELOAD) as forks, ThreadPoolExecutor(2) as pool:
-        parts = list(pool.map(lambda ig: _run_group(*ig, forks, base, module_redis), enumerate(_groups())))
+        parts = list(pool.map(lambda ig: _run_group(ig[0], ig[1], forks, base, module_redis), enumerate(_groups())))
     yield {text: r for part in parts for text, r in part.items()}
 
 
