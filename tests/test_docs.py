@@ -93,3 +93,11 @@ def test_every_store_has_a_page_naming_its_urls_and_catalogue_names():
         names += [f"`{v}`" for v, variant in VARIANTS.items() if variant.base in kinds]
         missing += [f"{page.name} does not name {n}" for n in names if n not in pages[page]]
     assert not missing, "\n".join(missing)
+
+
+def test_an_illustrative_marker_without_a_reason_gives_none(tmp_path: Path):
+    """A bare ``<!-- illustrative -->`` is read as a marker with an empty reason (which the check above refuses)."""
+    page = tmp_path / "page.md"
+    page.write_text("<!-- illustrative -->\n```sh\nycsbctl a\n```\n\n<!-- illustrative: needs another host -->\n"
+                    "```sh\nycsbctl b\n```\n\n```sh\nycsbctl c\n```\n", encoding="utf-8")
+    assert [b.reason for b in blocks(page)] == ["", "needs another host", None]
