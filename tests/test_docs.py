@@ -1,23 +1,17 @@
-"""The manual cannot rot: every shell block of the MkDocs pages (``docs/``) and of the README is either run here,
-at small scale, or marked illustrative with the line ``<!-- illustrative -->`` right before its fence (a command
-that needs servers, Docker, other hosts or minutes). The blocks run here are those of :data:`RUN`, found by their
-text: each of their lines is one ``ycsbctl`` command, run as a user runs it (this worktree's command, a state folder
-of the test's own), which must exit 0 and print or write what the block's page says it does. The README stays a
-front page: short, its first ``ycsbctl run`` near the top."""
+"""The manual cannot rot: every shell block of the MkDocs pages (``docs/``) and of the README is either run by
+:mod:`tests.test_docs_examples`, at small scale (the blocks of :data:`tests.fixtures.doc_examples.EXAMPLES`, found
+by their text), or marked illustrative on the line right before its fence with what it needs that the tests cannot
+give (``<!-- illustrative: needs another host -->``); docs/development/tests.md counts both, and says why. The
+README stays a front page: short, its first ``ycsbctl run`` near the top."""
 
 from __future__ import annotations
 
-import json
 import re
-import shlex
-from collections.abc import Callable
+from collections import Counter
 from pathlib import Path
 
-import pandas as pd
-import pytest
-
-from tests.fixtures.cli import env, ycsbctl
-from tests.fixtures.docs import MARKER, ROOT, blocks, docs_pages
+from tests.fixtures.doc_examples import EXAMPLES
+from tests.fixtures.docs import MARKER, ROOT, Block, blocks, docs_pages
 
 SHELL = ("sh", "bash", "console", "shell")  # fence info strings of shell blocks
 
@@ -26,72 +20,47 @@ def manual() -> list[Path]:
     return [ROOT / "README.md", *docs_pages()]
 
 
-def _help_lists_the_commands(out: dict[str, str], folder: Path) -> None:
-    assert all(f"  {c} " in out["ycsbctl --help"] for c in ("run", "load", "compare", "report", "targets"))
-    assert "--target" in out["ycsbctl run --help"] and "--duration" in out["ycsbctl run --help"]
-    ops = [ln for ln in out["ycsbctl dry-run workload-b --count 5"].splitlines() if ln.strip()]
-    assert len([ln for ln in ops if re.match(r"^(READ|UPDATE|INSERT|SCAN|READ-MODIFY-WRITE|DELETE)\b", ln)]) == 5, ops
-
-
-def _a_first_point_writes_its_folder(out: dict[str, str], folder: Path) -> None:
-    point = folder / "first-point"
-    manifest = json.loads((point / "manifest.json").read_text())
-    assert manifest["plan"]["targets"] and (point / "runs.parquet").is_file() and (point / "runs.csv").is_file()
-    runs = pd.read_parquet(point / "runs.parquet")
-    assert list(runs.status) == ["ok"] and int(runs.threads.iloc[0]) == 2 and runs.operations.iloc[0] > 0
-
-
-SAVED = "ycsbctl run workload-b --target basic:// --threads 2,4 --duration 1 --records 1000 --save-study small.toml"
-
-
-def _a_saved_study_is_the_command_lines_plan(out: dict[str, str], folder: Path) -> None:
-    from ycsbctl.cli.experiment import plan_of_args
-
-    assert not (folder / "reports").exists()  # it runs nothing
-    assert plan_of_args([str(folder / "small.toml")]) == plan_of_args(shlex.split(SAVED)[2:-2])
-
-
-# The blocks this module runs, by their text, with what their pages say they print or write.
-RUN: dict[str, Callable[[dict[str, str], Path], None]] = {
-    "ycsbctl --help\nycsbctl run --help\nycsbctl dry-run workload-b --count 5": _help_lists_the_commands,
-    "ycsbctl run workload-b --target basic:// --threads 2 --duration 1 --records 1000 --out first-point":
-        _a_first_point_writes_its_folder,
-    SAVED: _a_saved_study_is_the_command_lines_plan,
-}
-
-
 def test_every_fence_says_what_it_holds():
     """A bare fence could hide a command from the check below: each names its language (``text`` for neither)."""
     bare = [b.where() for p in manual() for b in blocks(p) if not b.info]
     assert not bare, f"fences without an info string (sh, text, json, …): {bare}"
 
 
-def test_every_shell_block_is_run_here_or_marked_illustrative():
+def shell_blocks() -> list[Block]:
+    return [b for p in manual() for b in blocks(p) if b.info.split()[0] in SHELL]
+
+
+def test_every_shell_block_is_run_or_says_what_it_needs():
     wrong = []
-    for b in (b for p in manual() for b in blocks(p) if b.info.split()[0] in SHELL):
-        runs = b.text in RUN
+    for b in shell_blocks():
+        runs = b.text in EXAMPLES
         if runs == b.illustrative:  # neither (it could rot unseen), or both (say one thing)
-            wrong.append(f"{b.where()}: " + ("run here and marked illustrative" if runs else
-                                             f"neither run by tests/test_docs.py nor marked {MARKER}"))
+            wrong.append(f"{b.where()}: " + ("run by tests/test_docs_examples.py and marked illustrative" if runs else
+                                             f"neither run by tests/test_docs_examples.py nor marked {MARKER}"))
+        elif b.illustrative and not b.reason:
+            wrong.append(f"{b.where()}: an illustrative marker says what the block needs: {MARKER}")
     assert not wrong, "\n".join(wrong)
 
 
-def test_every_block_this_module_runs_is_still_in_the_manual():
+def test_every_block_run_is_still_in_the_manual():
     shown = {b.text for p in manual() for b in blocks(p)}
-    assert not [text for text in RUN if text not in shown], "a block of RUN is no longer in docs/ or the README"
+    assert not [text for text in EXAMPLES if text not in shown], "a block of EXAMPLES is no longer in docs/ or README"
 
 
-@pytest.mark.parametrize("text", list(RUN), ids=["help-and-dry-run", "first-point", "save-study"])
-def test_the_block_runs_as_the_manual_shows_it(text: str, tmp_path: Path):
-    out: dict[str, str] = {}
-    environ = env(YCSBCTL_STATE_DIR=str(tmp_path / "state"), YCSBCTL_CLAIM_DIR=str(tmp_path / "claims"))
-    for line in text.splitlines():
-        argv = shlex.split(line, comments=True)
-        assert argv[0] == "ycsbctl", f"a block run here holds ycsbctl commands only: {line!r}"
-        done = ycsbctl(*argv[1:], cwd=tmp_path, timeout=120, environ=environ)
-        assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
-        out[line] = done.stdout
-    RUN[text](out, tmp_path)
+def test_the_count_of_blocks_run_and_illustrative_is_the_manuals():
+    """docs/development/tests.md says how many shell blocks there are, how many run, and how many are illustrative
+    for each reason (its table): the numbers of the blocks found, so the page cannot go stale."""
+    page = (ROOT / "docs" / "development" / "tests.md").read_text(encoding="utf-8")
+    said = r"Of the (\d+) shell blocks of README\.md and docs/, (\d+) run .*? (\d+) are illustrative"
+    m = re.search(said, page, re.S)
+    assert m, "docs/development/tests.md: 'Of the N shell blocks of README.md and docs/, R run … I are illustrative'"
+    found = shell_blocks()
+    illustrative = Counter(b.reason for b in found if b.illustrative)
+    assert [int(g) for g in m.groups()] == [len(found), len(found) - sum(illustrative.values()),
+                                            sum(illustrative.values())]
+    rows = page.split("<!-- illustrative-reasons -->")[1].split("\n\n")[0]
+    table = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", rows, re.M))
+    assert {k: int(v) for k, v in table.items()} == dict(illustrative), sorted(illustrative.items())
 
 
 def test_the_readme_is_a_front_page():
@@ -124,3 +93,11 @@ def test_every_store_has_a_page_naming_its_urls_and_catalogue_names():
         names += [f"`{v}`" for v, variant in VARIANTS.items() if variant.base in kinds]
         missing += [f"{page.name} does not name {n}" for n in names if n not in pages[page]]
     assert not missing, "\n".join(missing)
+
+
+def test_an_illustrative_marker_without_a_reason_gives_none(tmp_path: Path):
+    """A bare ``<!-- illustrative -->`` is read as a marker with an empty reason (which the check above refuses)."""
+    page = tmp_path / "page.md"
+    page.write_text("<!-- illustrative -->\n```sh\nycsbctl a\n```\n\n<!-- illustrative: needs another host -->\n"
+                    "```sh\nycsbctl b\n```\n\n```sh\nycsbctl c\n```\n", encoding="utf-8")
+    assert [b.reason for b in blocks(page)] == ["", "needs another host", None]
