@@ -53,7 +53,7 @@ def _bar_colours(fig) -> set[str]:
     for ax in fig.axes:
         for p in ax.patches:
             face = to_rgba(p.get_facecolor())
-            out.add(to_hex(p.get_edgecolor() if p.get_hatch() or face[3] == 0 else face, keep_alpha=False))
+            out.add(to_hex(p.get_edgecolor() if face[3] == 0 else face, keep_alpha=False))
     return out
 
 

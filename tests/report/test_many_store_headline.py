@@ -441,7 +441,7 @@ BUSY = (
 
 def test_an_all_degraded_study_still_names_the_fastest_store_and_says_it_is_degraded(tmp_path):
     """Every point host-busy (each with its own percentage): each test's headline ranks the stores by what they
-    measured, marks each degraded figure (†) — never "no store measured" — and gives each ratio an interval (its
+    measured, marks each degraded store (†) — never "no store measured" — and gives each ratio an interval (its
     runs' own seconds); one sentence after them says what the mark means, the cause once for the study."""
     from ycsbctl.report.many_store import DEGRADED_MARK, store_study_headlines
 

@@ -195,13 +195,11 @@ def degraded_sentence(study: StoreStudy) -> str:
             by_cause.setdefault(why, {}).setdefault(c.target, []).append(TEST_NAMES.get(c.test, c.test))
     if not by_cause:
         return ""
-    measured = {t: sum(1 for c in study.cells if c.target == t and c.throughput == c.throughput)
-                for t in study.targets}
     said = []
     for why, stores in by_cause.items():
         where: dict[str, list[str]] = {}  # "on every test" or the tests -> the stores degraded there
         for t, tests in stores.items():
-            where.setdefault("every test" if len(tests) == measured[t] > 1 else ", ".join(tests), []).append(t)
+            where.setdefault("every test" if len(tests) == len(study.tests) > 1 else ", ".join(tests), []).append(t)
         said.append(f"{why} ({'; '.join(f'{_and(ts)} on {w}' for w, ts in where.items())})")
     return f"{DEGRADED_MARK} degraded — {'; '.join(said)}."
 

@@ -1,11 +1,11 @@
 """The many-store study's figure (:mod:`ycsbctl.report.many_store` reads the folder into a
 :class:`~ycsbctl.report.many_store.StoreStudy`): per test, one bar per store — throughput (ops/s) and p99 (µs) at
 the study's concurrency — and each store's memory per item (bytes), readable at any number of stores: each store in
-its own colour (given: :func:`ycsbctl.report.plot_style.target_colors`), a cell without figures hatched by why
-(cannot, failed, not measured: the legend says which), value labels only where no two overlap (else none, and the
-note says the report's table holds the figures), titles and notes wrapped inside the page, the figure as tall as
-its title, legend and notes need around axes of a fixed height. Every size is measured with the renderer the
-figure's PNG is drawn with (px at 100 dpi)."""
+its own colour (given: :func:`ycsbctl.report.plot_style.target_colors`); a cell without figures hatched by why
+(cannot, failed, not measured: the legend says which), a degraded bar dotted in white over its own colour; value
+labels only where no two overlap (else none, and the note says the report's table holds the figures); titles and
+notes wrapped inside the page, the figure as tall as its title, legend and notes need around axes of a fixed
+height. Every size is measured with the renderer the figure's PNG is drawn with (px at 100 dpi)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 WIDTH_IN = 14.0
 AXES_PX = 300.0  # the panels' height
 PAD_PX, GAP_PX = 8.0, 6.0  # from the page's edge; between blocks
-HATCHES = {"cannot": "///", "failed": "xxx"}  # any other status without figures: "..."
+HATCHES = {"cannot": "///", "failed": "xxx"}  # any other status without figures: "\\\\"
+DEGRADED_HATCH = "..."  # over a degraded cell's bar, in white
 HATCH_WORDS = {"cannot": "the store cannot answer the test", "failed": "failed"}
 NOTE_COLOR = "#9a3b00"
 CROWDED = ("Too many bars to label each one: every figure of the chart is in the report's table of the "
@@ -35,7 +36,7 @@ PANELS = (("throughput", "throughput at {} threads", "ops/s"), ("p99_us", "p99 l
 
 
 def _hatch(status: str) -> str:
-    return HATCHES.get(status, "...")
+    return HATCHES.get(status, "\\\\")
 
 
 def _test_panel(ax: Axes, study: StoreStudy, colors: dict[str, str], attr: str) -> list[Text]:
@@ -52,8 +53,10 @@ def _test_panel(ax: Axes, study: StoreStudy, colors: dict[str, str], attr: str) 
             if c is None:
                 continue
             v = getattr(c, attr)
-            if v == v:  # measured (ok, or degraded: lighter)
-                ax.bar(xi, v, width, color=colors.get(t, "#777"), alpha=1.0 if c.status == "ok" else 0.45)
+            if v == v:  # measured (ok, or degraded: white dots over the store's own colour, never a paler colour
+                # that another store's could be — tab20 pairs each hue with a light one)
+                ax.bar(xi, v, width, color=colors.get(t, "#777"), edgecolor="white" if c.status != "ok" else None,
+                       hatch=DEGRADED_HATCH if c.status != "ok" else None, linewidth=0)
                 labels.append(ax.text(xi, v, f"{v:,.0f}", ha="center", va="bottom", fontsize=6, rotation=90))
             else:
                 base = top * 0.12 if attr == "throughput" else top * 0.05
@@ -133,7 +136,8 @@ def _legend_handles(study: StoreStudy, colors: dict[str, str]) -> list:
     for s in statuses:
         handles.append(Patch(facecolor="none", edgecolor="#555", hatch=_hatch(s), label=HATCH_WORDS.get(s, s)))
     if any(c.status != "ok" and c.throughput == c.throughput for c in study.cells):
-        handles.append(Patch(color="#555", alpha=0.45, label="pale: degraded (measured on a busy host)"))
+        handles.append(Patch(facecolor="#555", edgecolor="white", hatch=DEGRADED_HATCH,
+                             label="degraded (measured on a busy host: † in the headlines)"))
     return handles
 
 
