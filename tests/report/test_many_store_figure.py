@@ -154,3 +154,32 @@ def test_a_real_small_study_keeps_each_stores_colour_in_every_figure_and_its_tex
         assert sum(_names_degraded(line, store) for line in said if " at 2 threads: " in line or "†" in line) <= 1
         assert sum(_names_degraded(li, store) for li in top.split("<li>")) <= 1
     assert any(line.startswith("GET-BY-ID at 2 threads: fastest ") for line in said)
+
+
+def test_a_note_wraps_at_spaces_to_the_width_it_is_given_with_every_word_kept():
+    """Each line, drawn alone, is no wider than asked (a word wider than that alone on its line), the words and
+    their order unchanged, and a line could not take the next line's first word."""
+    from matplotlib.figure import Figure
+
+    from ycsbctl.report.text_fit import renderer_of, wrap_to
+
+    fig = Figure(figsize=(6, 2))
+    renderer = renderer_of(fig)
+    text = ("Unlike quantities, not comparable: redis, valkey and keydb's figures are used_memory; sqlite's "
+            "figure is page_count*page_size; an_unbreakable_word_wider_than_the_width_asked_for.")
+    words = text.split(" ")
+    note = fig.text(0.5, 0.5, text, fontsize=8.5)
+    lines = wrap_to(note, 150.0, renderer)
+    got = note.get_text().split("\n")
+    assert lines == len(got) > 3 and " ".join(got).split() == words
+
+    def width(s: str) -> float:
+        probe = fig.text(0, 0, s, fontsize=8.5)
+        w = probe.get_window_extent(renderer).width
+        probe.remove()
+        return w
+
+    for line, after in zip(got, [*got[1:], ""]):
+        assert width(line) <= 150.0 or " " not in line
+        if after:
+            assert width(f"{line} {after.split()[0]}") > 150.0

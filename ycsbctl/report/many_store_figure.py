@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ycsbctl.report.many_store import TEST_NAMES, StoreStudy
-from ycsbctl.report.text_fit import any_overlap, renderer_of, wrap_to
+from ycsbctl.report.text_fit import any_overlap, apart, renderer_of, wrap_to
 from ycsbctl.report.unlike import UNLIKE_MARK
 
 if TYPE_CHECKING:
@@ -82,16 +82,10 @@ def _memory_panel(ax: Axes, study: StoreStudy, colors: dict[str, str]) -> list[T
 def _name_memory_bars(ax: Axes, names: list[str], renderer: RendererBase) -> None:
     for rotation, size in ((0, 8), (90, 8), (90, 7), (90, 6), (90, 5)):
         ax.set_xticks(range(len(names)), names, rotation=rotation, fontsize=size)
-        if not any_overlap(ax.get_xticklabels(), renderer) and _apart(ax.get_xticklabels(), renderer):
+        if not any_overlap(ax.get_xticklabels(), renderer) and apart(ax.get_xticklabels(), renderer):
             return
     ax.set_xticks(range(len(names)), [])
     ax.set_xlabel("stores by colour (the legend)", fontsize=8)
-
-
-def _apart(labels: list[Text], renderer: RendererBase) -> bool:
-    """Whether no two labels share any horizontal extent (then they cannot overlap at any bar height)."""
-    spans = sorted((b.x0, b.x1) for b in (t.get_window_extent(renderer) for t in labels))
-    return all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
 
 
 def _anchor(t: Text) -> float:
@@ -163,7 +157,7 @@ def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitl
     _name_memory_bars(axes[2], [t for t in study.targets if t in study.bytes_per_item], renderer)
     crowded = False
     for ax in axes:  # apart or none: which x they sit at does not change with the figure's height
-        if not _apart(labels[id(ax)], renderer):
+        if not apart(labels[id(ax)], renderer):
             crowded = True
             for t in labels.pop(id(ax)):
                 t.remove()

@@ -1,5 +1,5 @@
 """Text that fits its figure, as the renderer savefig's PNG uses draws it (px at the figure's dpi): a note wrapped
-to a width, a set of labels kept only when no two of them overlap (else the figure says where the numbers are)."""
+to a width, whether labels overlap or could at any height."""
 
 from __future__ import annotations
 
@@ -44,11 +44,8 @@ def any_overlap(texts: list[Text], renderer: RendererBase) -> bool:
     return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[:i])
 
 
-def keep_if_apart(texts: list[Text], renderer: RendererBase) -> bool:
-    """Keep ``texts`` when no two overlap, else remove every one of them (a few labels kept and others not
-    would read as if the others had no value); → whether they were kept."""
-    if not any_overlap(texts, renderer):
-        return True
-    for t in texts:
-        t.remove()
-    return False
+def apart(texts: list[Text], renderer: RendererBase) -> bool:
+    """Whether no two of ``texts`` share any horizontal extent: then they cannot overlap at any height (a bar's
+    label, whatever the bar's value)."""
+    spans = sorted((b.x0, b.x1) for b in (t.get_window_extent(renderer) for t in texts))
+    return all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
