@@ -186,11 +186,11 @@ def test_one_repetition_gives_each_ratio_the_interval_of_its_runs_seconds_or_no_
         folder.add_run(RunRecord(RunRecord.make_id(store, "media-items-1cond", "run", THREADS, 0), store,
                                  "media-items-1cond", "run", THREADS, 0, "ok", res, endpoint=servers[store]))
     exp = load(folder.finalize("complete"))
-    (line,) = store_study_headlines(exp)
+    line, note = store_study_headlines(exp)
     m = re.search(r"postgres (\d+\.\d+)× \[(\d+\.\d+), (\d+\.\d+)\]", line)
     assert m, line
     ratio, lo, hi = map(float, m.groups())
-    assert WITHIN_RUN_NOTE in line and "undecided" not in line
+    assert note == WITHIN_RUN_NOTE and "undecided" not in line and "untested" not in line
     assert lo < 3_000 / 9_000 < hi and lo < ratio < hi
     s = pd.read_csv(exp.path / "series.csv")
     per_s = s[(s["op"] == "OVERALL")].groupby("run_id")["operations"]
@@ -443,7 +443,7 @@ def test_an_all_degraded_study_still_names_the_fastest_store_and_says_it_is_degr
     """Every point host-busy (each with its own percentage): each test's headline ranks the stores by what they
     measured, marks each degraded store (†) — never "no store measured" — and gives each ratio an interval (its
     runs' own seconds); one sentence after them says what the mark means, the cause once for the study."""
-    from ycsbctl.report.many_store import DEGRADED_MARK, store_study_headlines
+    from ycsbctl.report.many_store import DEGRADED_MARK, WITHIN_RUN_NOTE, store_study_headlines
 
     servers = {"sqlite": _endpoint("sqlite", "sqlite", False), "postgres": _endpoint("postgres", "postgresql", True)}
     manifest = Manifest.from_dict({
@@ -462,8 +462,9 @@ def test_an_all_degraded_study_still_names_the_fastest_store_and_says_it_is_degr
                                      error=BUSY.format(pct=pct, share=pct / 200)))
     study = load(folder.finalize("partial"))
     runs = pd.read_csv(study.path / "runs.csv")
-    *lines, said = store_study_headlines(study)
+    *lines, untested, said = store_study_headlines(study)
     assert len(lines) == len(RATES) and not [line for line in lines if "no store measured" in line]
+    assert untested == WITHIN_RUN_NOTE  # one repetition: no test, said once
     assert said == "† degraded — host busy: other programs used CPU (sqlite and postgres on every test)."
     for test, line in zip(RATES, lines):
         g = runs[runs["workload"] == f"media-items-{test}"].set_index("target")["throughput_ops"]

@@ -152,14 +152,14 @@ def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
              "bytes_per_item": study.bytes_per_item.get(c.target, math.nan)} for c in study.cells]
 
 
-WITHIN_RUN_NOTE = (" (untested ratios: their interval from each run's own seconds, batch means in quadrature — "
-                   "blind to the noise between runs; no test with one repetition)")
+WITHIN_RUN_NOTE = ("Untested ratios (those without a verdict word): their interval from each run's own seconds, "
+                   "batch means in quadrature — blind to the noise between runs; no test with one repetition.")
 
 
 def within_run_ratio(c: Cell, best: Cell) -> str:
     """``c``'s throughput against ``best``'s where no test compared them (one repetition each): the ratio with
     an interval made of the two cells' within-run intervals (batch means of each run's seconds), their log
-    half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once per sentence);
+    half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once for the study);
     without both intervals, no ratio at all (never a bare one)."""
     spans = [(x.low, x.high) for x in (c, best)]
     if not all(0 < lo <= hi for lo, hi in spans):  # NaN compares False; an interval's low is never above its high
@@ -214,6 +214,7 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
         return []
     serverless = serverless_targets(exp)
     out = []
+    untested = False  # a ratio without a test: said once, after the tests' sentences
     for test in study.tests:
         cells = [c for c in study.cells if c.test == test]
         # a degraded measurement is still one: ranked with the others, said degraded (and why, by cause)
@@ -235,14 +236,13 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []
-                untested = False
                 for c in others:
                     row = v[v["target"] == c.target] if len(v) else v
                     tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
                     said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
                     untested |= not tested and "×" in said
                     words.append(f"{c.target}{_mark(c)} {said}")
-                parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
+                parts.append("against it " + "; ".join(words)
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:
             parts.append("no store measured")
@@ -251,5 +251,5 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
         if cannot:
             parts.append("cannot: " + ", ".join(cannot))
         out.append(head + " — ".join(parts) + ".")
-    note = degraded_sentence(study)
-    return [*out, note] if note else out
+    notes = [WITHIN_RUN_NOTE if untested else "", degraded_sentence(study)]
+    return [*out, *(n for n in notes if n)]
