@@ -114,7 +114,8 @@ def test_a_real_small_study_keeps_each_stores_colour_in_every_figure_and_its_tex
     """``ycsbctl run media-items`` on SQLite, redis-server and memcached (GET-BY-ID, which all answer, and
     QUERY-1COND, which only SQLite can): its report's figures, drawn again from the folder as the report draws
     them, give each store one colour in all of them, and the study's figure no overlapping or cut text; its
-    console and its report's top say a store degraded at most once."""
+    console and its report's top say a store degraded at most once (on a quiet host none may be: the folders made
+    in memory above have degraded stores for sure)."""
     from ycsbctl.experiment.targets import target_label
     from ycsbctl.report import plots
 
@@ -123,7 +124,7 @@ def test_a_real_small_study_keeps_each_stores_colour_in_every_figure_and_its_tex
     r = subprocess.run(
         [sys.executable, "-m", "ycsbctl", "run", "media-items", *(a for t in targets for a in ("--target", t)),
          "--records", "300", "--threads", "2", "--duration", "0.5", "--no-telemetry", "--load", "--allow-concurrent",
-         "--processes", "1", "-p", "media.operation=byid,1cond", "--out", str(out)],
+         "--processes", "1", "--no-report", "-p", "media.operation=byid,1cond", "--out", str(out)],
         capture_output=True, text=True, timeout=300)
     assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: a point degraded on a busy host (its figures still drawn)
     stores = [target_label(t) for t in targets]
@@ -149,7 +150,11 @@ def test_a_real_small_study_keeps_each_stores_colour_in_every_figure_and_its_tex
     texts = drawn_texts(fig)
     assert overlapping(texts) == [] and outside(fig, texts) == []
     said = (r.stdout + r.stderr).splitlines()
-    top = (out / "report.html").read_text().split('<ul class="findings headlines">', 1)[1].split("</ul>", 1)[0]
+    # the report's first screen as its page renders it (drawn here, not by the run: --no-report saves ~10 s)
+    from ycsbctl.report.html import build_context, environment
+
+    html = environment().get_template("report.html.j2").render(**build_context(exp, {}, exp.points(), "p99"))
+    top = html.split('<ul class="findings headlines">', 1)[1].split("</ul>", 1)[0]
     for store in stores:
         assert sum(_names_degraded(line, store) for line in said if " at 2 threads: " in line or "†" in line) <= 1
         assert sum(_names_degraded(li, store) for li in top.split("<li>")) <= 1
