@@ -34,11 +34,11 @@ SIZES = (3, 12, 20)
 
 @pytest.fixture(scope="module", params=SIZES, ids=[f"{n}-stores" for n in SIZES])
 def study(request, tmp_path_factory):
-    """A finished study of 3, 12 or 20 stores (the 20 on three tests: setting up 200 runs took 14 s), a third of
-    them (at least one) degraded by a busy host."""
+    """A finished study of 3, 12 or 20 stores (the 20 on three tests), one repetition each (setting up 200 runs
+    took 14 s), a third of them (at least one) degraded by a busy host."""
     n = request.param
     return many_store_study(tmp_path_factory.mktemp("many"), n, busy=max(1, n // 3),
-                            tests=("byid", "1cond", "update") if n > 12 else TESTS)
+                            tests=("byid", "1cond", "update") if n > 12 else TESTS, repeat=1)
 
 
 def _figure(exp):
