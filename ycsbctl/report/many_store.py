@@ -152,8 +152,9 @@ def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
              "bytes_per_item": study.bytes_per_item.get(c.target, math.nan)} for c in study.cells]
 
 
-WITHIN_RUN_NOTE = ("Untested ratios (those without a verdict word): their interval from each run's own seconds, "
-                   "batch means in quadrature — blind to the noise between runs; no test with one repetition.")
+WITHIN_RUN_NOTE = ("Untested ratios (those without a verdict word): no test compared them — one repetition, or a "
+                   "degraded point (†) its rounds could not pair; their interval is from each run's own seconds, batch "
+                   "means in quadrature, blind to the noise between runs.")
 
 
 def within_run_ratio(c: Cell, best: Cell) -> str:
