@@ -145,13 +145,22 @@ def test_a_latency_tick_says_its_microseconds_in_the_unit_that_reads_shortest_an
                                                                                "0.5"]
 
 
-def test_a_latency_axis_is_in_ms_from_20000_us_and_targets_get_the_palette_in_order_wrapping_after_eight():
+def test_a_latency_axis_is_in_ms_from_20000_us_and_each_target_gets_a_colour_of_its_own_at_any_count():
+    """Up to eight targets: the Okabe–Ito palette in order; more (a many-store study): as many distinct colours as
+    targets, none of them a grey (the colour of a bar without a store) — never two targets in one colour."""
+    from matplotlib.colors import to_rgb
+
     from ycsbctl.report.plot_style import OKABE_ITO, latency_unit, target_colors
 
     assert [latency_unit(v) for v in (19_999.0, 20_000.0, math.nan)] == [(1.0, "µs"), (1000.0, "ms"), (1.0, "µs")]
-    names = [f"t{i}" for i in range(10)]
-    colors = target_colors(names)
-    assert [colors[n] for n in names] == [*OKABE_ITO, OKABE_ITO[0], OKABE_ITO[1]] and len(set(OKABE_ITO)) == 8
+    names = [f"t{i}" for i in range(8)]
+    assert [target_colors(names)[n] for n in names] == list(OKABE_ITO) and len(set(OKABE_ITO)) == 8
+    for n in (9, 10, 18, 20, 45, 80):
+        colors = target_colors([f"t{i}" for i in range(n)])
+        rgb = {tuple(round(c, 3) for c in to_rgb(v)) for v in colors.values()}
+        assert len(colors) == n and len(rgb) == n
+        assert not [c for c in rgb if max(c) - min(c) < 0.02]  # no grey
+    assert target_colors(["a", "b", "a"]) == target_colors(["a", "b"])  # a name twice is one target
 
 
 def test_a_threads_axis_is_log2_with_a_tick_per_thread_count_and_a_margin_of_135_percent_each_side():

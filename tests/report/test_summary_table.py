@@ -418,23 +418,25 @@ def test_the_console_summary_draws_nothing_so_imports_no_matplotlib(tmp_path):
 
 
 
-def test_a_many_store_study_at_one_thread_count_gets_no_ladder_sentences_and_every_other_kind_its_own(monkeypatch):
-    """study_headlines' one skip, on stand-in kinds that each say one sentence: the ladder's sentences are left out
-    only when the many-store study said something and the runs have one thread count; every other kind, the
-    many-store one included, is said whatever the thread counts."""
+def test_a_many_store_study_at_one_thread_count_gets_no_ladder_nor_not_compared_sentences_and_others_their_own(
+        monkeypatch):
+    """study_headlines' one skip, on stand-in kinds that each say one sentence: the ladder's and the "not compared"
+    sentences are left out only when the many-store study said something and the runs have one thread count (its
+    per-test answer gives every store's ratio against the fastest, and its degraded stores once); every other
+    kind, the many-store one included, is said whatever the thread counts."""
     from types import SimpleNamespace
 
     from ycsbctl.report import study_headlines as sh
 
     def kinds(many: list[str]) -> tuple:
         return (("many stores", lambda e, v: many), ("ladder", lambda e, v: ["ladder"]),
-                ("not compared", lambda e, v: ["not compared"]))
+                ("variants", lambda e, v: ["variants"]), ("not compared", lambda e, v: ["not compared"]))
 
     def said(many: list[str], threads: list[int]) -> list[str]:
         monkeypatch.setattr(sh, "KINDS", kinds(many))
         runs = pd.DataFrame({"phase": ["load", *["run"] * len(threads)], "threads": [8, *threads]})
         return sh.study_headlines(SimpleNamespace(runs=runs), pd.DataFrame())  # type: ignore[arg-type]
 
-    assert said(["stores"], [4, 4]) == ["stores", "not compared"]
-    assert said(["stores"], [1, 4]) == ["stores", "ladder", "not compared"]
-    assert said([], [4, 4]) == ["ladder", "not compared"]
+    assert said(["stores"], [4, 4]) == ["stores", "variants"]
+    assert said(["stores"], [1, 4]) == ["stores", "ladder", "variants", "not compared"]
+    assert said([], [4, 4]) == ["ladder", "variants", "not compared"]

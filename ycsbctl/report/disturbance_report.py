@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from ycsbctl.report.plot_style import PlotFile, axis_top, kilo, latency_unit, save, target_colors, titles
+from ycsbctl.report.plot_style import PlotFile, axis_top, experiment_colors, kilo, latency_unit, save, titles
 from ycsbctl.results.events import charge_role, event_label, is_open
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.names import CLIENT_LAG
@@ -100,7 +100,7 @@ def _label(e: pd.Series) -> str:
 def render_timelines(exp: Experiment, plots_dir: Path, subtitle: str = "") -> list[PlotFile]:
     """One timeline per run with events, saved as ``timeline.<run>.png/svg``."""
     out = []
-    colors = target_colors(exp.targets)
+    colors = experiment_colors(exp)
     runs = list(dict.fromkeys(exp.events["run_id"])) if len(exp.events) else []
     for run_id in runs:
         doc = exp.run_doc(run_id)

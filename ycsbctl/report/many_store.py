@@ -1,7 +1,8 @@
 """The many-store study (``workloads/media-items``): each test of the study against each store — the
 throughput (ops/s) and p99 (µs) at the study's concurrency (50 client threads, else the highest measured),
 a "cannot" cell with its reason where the store cannot answer the test (never a zero), the store's memory
-per item after its loads — as a table, a grouped bar figure like the study's, and one headline per test
+per item after its loads — as a table, a grouped bar figure like the study's
+(:mod:`ycsbctl.report.many_store_figure`), and one headline per test
 (the fastest store, every other store's ratio to it with its interval and verdict from
 :mod:`ycsbctl.results.verdicts`, and the stores that cannot). Reads the result folder only."""
 
@@ -9,20 +10,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from ycsbctl.report.unlike import UNLIKE_MARK, embedded_note, serverless_targets, unlike_bases
+from ycsbctl.report.unlike import embedded_note, serverless_targets, unlike_bases
 from ycsbctl.results import stats
 from ycsbctl.results.causes import cause
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.variants import split_variant, test_of, variant_name
 from ycsbctl.results.verdicts import interval_text, plan_judging, target_verdicts, verdict_text
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 STUDY_THREADS = 50  # the study's concurrency: wrk -c50
 TEST_NAMES = {"byid": "GET-BY-ID", "1cond": "QUERY-1COND", "2cond": "QUERY-2COND", "text": "FULLTEXT",
@@ -155,74 +152,15 @@ def store_study_rows(study: StoreStudy | None) -> list[dict[str, Any]]:
              "bytes_per_item": study.bytes_per_item.get(c.target, math.nan)} for c in study.cells]
 
 
-def store_study_figure(study: StoreStudy | None, colors: dict[str, str], subtitle: str = "") -> Figure | None:
-    """The study's figures: per test, one bar per store — throughput and p99 at the study's concurrency —
-    a store that cannot answer the test marked "cannot" (hatched, no bar), a failed one "failed"; and
-    each store's memory per item."""
-    # matplotlib (~0.3 s of CPU) only here: every `ycsbctl run` prints the study's headlines
-    # (store_study_headlines) and most draw no figure
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Patch
-
-    from ycsbctl.report.plot_style import legend_below, titles
-
-    if study is None or not study.cells:
-        return None
-    tests, targets = study.tests, study.targets
-    fig = Figure(figsize=(14, 5.2))
-    axes = fig.subplots(1, 3, gridspec_kw={"width_ratios": [3, 3, 1.4]})
-    width = 0.8 / len(targets)  # a study with cells has targets: its cells are its tests x its targets
-    x = np.arange(len(tests))
-    for ax, (title, unit, attr) in zip(axes[:2], [(f"throughput at {study.threads} threads", "ops/s", "throughput"),
-                                                 (f"p99 latency at {study.threads} threads", "µs", "p99_us")]):
-        top = max([getattr(c, attr) for c in study.cells if getattr(c, attr) == getattr(c, attr)] or [1.0])
-        for i, t in enumerate(targets):
-            xs = x + (i - (len(targets) - 1) / 2) * width
-            for xi, test in zip(xs, tests):
-                c = study.cell(test, t)
-                if c is None:
-                    continue
-                if getattr(c, attr) == getattr(c, attr):  # measured (ok, or degraded: lighter)
-                    ax.bar(xi, getattr(c, attr), width, color=colors.get(t, "#777"),
-                           alpha=1.0 if c.status == "ok" else 0.45)
-                    ax.text(xi, getattr(c, attr), f"{getattr(c, attr):,.0f}", ha="center", va="bottom", fontsize=6,
-                            rotation=90)
-                else:
-                    base = top * 0.12 if attr == "throughput" else top * 0.05
-                    ax.bar(xi, base, width, color="none", edgecolor=colors.get(t, "#777"), hatch="///")
-                    ax.text(xi, base, c.status, ha="center", va="bottom", fontsize=6, rotation=90)
-        if attr == "p99_us":  # from tens of µs (a key read) to seconds (a scan): one scale would hide the fast
-            ax.set_yscale("log")
-        ax.set_xticks(x, [TEST_NAMES.get(t, t) for t in tests], rotation=20, fontsize=8)
-        ax.set_title(title, fontsize=10)
-        ax.set_ylabel(unit)
-    ax = axes[2]
-    mem = [(t, study.bytes_per_item[t]) for t in targets if t in study.bytes_per_item]
-    bars = ax.bar(range(len(mem)), [v for _, v in mem], color=[colors.get(t, "#777") for t, _ in mem])
-    ax.bar_label(bars, fmt="{:,.0f}", fontsize=7)
-    ax.set_xticks(range(len(mem)), [t for t, _ in mem], rotation=30, fontsize=8)
-    unlike = study.memory_caveat()
-    ax.set_title("memory per item after load" + (UNLIKE_MARK if unlike else ""), fontsize=10)
-    ax.set_ylabel("bytes / item")
-    titles(fig, "the many-store study: each test on each store (hatched: the store cannot answer it, or it failed; "
-                "pale: degraded)",
-           subtitle)
-    legend_below(fig, [Patch(color=colors.get(t, "#777"), label=t) for t in targets], len(targets))
-    if unlike:  # the note at the foot, the legend lifted above it
-        fig.legends[-1].set_bbox_to_anchor((0.5, 0.06), transform=fig.transFigure)
-        fig.text(0.5, 0.012, unlike, ha="center", va="bottom", fontsize=8.5, color="#9a3b00")
-    fig.subplots_adjust(top=0.8, bottom=0.3 if unlike else 0.25, wspace=0.35)
-    return fig
-
-
-WITHIN_RUN_NOTE = (" (untested ratios: their interval from each run's own seconds, batch means in quadrature — "
-                   "blind to the noise between runs; no test with one repetition)")
+WITHIN_RUN_NOTE = ("Untested ratios (those without a verdict word): no test compared them — one repetition, or a "
+                   "degraded point (†) its rounds could not pair; their interval is from each run's own seconds, batch "
+                   "means in quadrature, blind to the noise between runs.")
 
 
 def within_run_ratio(c: Cell, best: Cell) -> str:
     """``c``'s throughput against ``best``'s where no test compared them (one repetition each): the ratio with
     an interval made of the two cells' within-run intervals (batch means of each run's seconds), their log
-    half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once per sentence);
+    half-widths added in quadrature — an approximation (:data:`WITHIN_RUN_NOTE` says so once for the study);
     without both intervals, no ratio at all (never a bare one)."""
     spans = [(x.low, x.high) for x in (c, best)]
     if not all(0 < lo <= hi for lo, hi in spans):  # NaN compares False; an interval's low is never above its high
@@ -236,12 +174,35 @@ def within_run_ratio(c: Cell, best: Cell) -> str:
 MEASURED = ("ok", "degraded")  # a cell with figures of its own: ranked and compared in the headline
 
 
-def _degraded_note(c: Cell) -> str:
-    """``; degraded: host busy: other programs used CPU`` for a degraded cell (its cause, not its figures)."""
-    if c.status != "degraded":
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+DEGRADED_MARK = "†"  # after the store's name in a degraded cell's place; one sentence for the study says what it means
+
+
+def _mark(c: Cell) -> str:
+    return DEGRADED_MARK if c.status == "degraded" else ""
+
+
+def degraded_sentence(study: StoreStudy) -> str:
+    """The one sentence that explains :data:`DEGRADED_MARK` for the whole study: each cause (the cells' own,
+    :func:`~ycsbctl.results.causes.cause`) once, with the stores it degraded — ``on every test`` or the tests named —
+    instead of the cause after every ratio; empty when no measured cell is degraded."""
+    by_cause: dict[str, dict[str, list[str]]] = {}
+    for c in study.cells:
+        if c.status == "degraded" and c.throughput == c.throughput:
+            why = cause("degraded", None, c.why) or "cause not recorded"
+            by_cause.setdefault(why, {}).setdefault(c.target, []).append(TEST_NAMES.get(c.test, c.test))
+    if not by_cause:
         return ""
-    why = cause("degraded", None, c.why)
-    return f"; degraded{': ' + why if why else ''}"
+    said = []
+    for why, stores in by_cause.items():
+        where: dict[str, list[str]] = {}  # "on every test" or the tests -> the stores degraded there
+        for t, tests in stores.items():
+            where.setdefault("every test" if len(tests) == len(study.tests) > 1 else ", ".join(tests), []).append(t)
+        said.append(f"{why} ({'; '.join(f'{_and(ts)} on {w}' for w, ts in where.items())})")
+    return f"{DEGRADED_MARK} degraded — {'; '.join(said)}."
 
 
 def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
@@ -254,6 +215,7 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
         return []
     serverless = serverless_targets(exp)
     out = []
+    untested = False  # a ratio without a test: said once, after the tests' sentences
     for test in study.tests:
         cells = [c for c in study.cells if c.test == test]
         # a degraded measurement is still one: ranked with the others, said degraded (and why, by cause)
@@ -265,8 +227,8 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
         parts = []
         if measured:
             best = max(measured, key=lambda c: c.throughput)
-            parts.append(f"fastest {best.target}, {best.throughput:,.0f} ops/s (p99 {best.p99_us / 1000:,.2f} ms"
-                         f"{_degraded_note(best)})")
+            parts.append(f"fastest {best.target}{_mark(best)}, {best.throughput:,.0f} ops/s "
+                         f"(p99 {best.p99_us / 1000:,.2f} ms)")
             others = [c for c in measured if c is not best]
             if others:
                 runs = exp.runs[exp.runs["workload"] == best.workload]
@@ -275,17 +237,13 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
                 v = v[(v["metric"] == "throughput") & (v["threads"] == study.threads) & ~v["at_peak"].astype(bool)] \
                     if len(v) else v
                 words = []
-                untested = False
                 for c in others:
                     row = v[v["target"] == c.target] if len(v) else v
                     tested = bool(len(row)) and not pd.isna(row.iloc[0]["ci_low"])
                     said = verdict_text(row.iloc[0]) if tested else within_run_ratio(c, best)
                     untested |= not tested and "×" in said
-                    words.append(
-                        f"{c.target} {said}"
-                        + (f" ({_degraded_note(c).removeprefix('; ')})" if _degraded_note(c) else "")
-                    )
-                parts.append("against it " + "; ".join(words) + (WITHIN_RUN_NOTE if untested else "")
+                    words.append(f"{c.target}{_mark(c)} {said}")
+                parts.append("against it " + "; ".join(words)
                              + embedded_note([best.target, *(c.target for c in others)], serverless))
         else:
             parts.append("no store measured")
@@ -294,4 +252,5 @@ def store_study_headlines(exp: Experiment, latency: str = "p99") -> list[str]:
         if cannot:
             parts.append("cannot: " + ", ".join(cannot))
         out.append(head + " — ".join(parts) + ".")
-    return out
+    notes = [WITHIN_RUN_NOTE if untested else "", degraded_sentence(study)]
+    return [*out, *(n for n in notes if n)]

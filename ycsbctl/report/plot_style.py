@@ -1,5 +1,6 @@
-"""How the report's figures look and are saved, shared by every figure module: the Okabe–Ito palette
-(colour-blind safe), line styles per operation, axis formatters, titles, legends below the axes,
+"""How the report's figures look and are saved, shared by every figure module: one colour per store
+(:func:`target_colors`: the Okabe–Ito palette, colour-blind safe, up to eight stores; matplotlib's tab20 family
+beyond), line styles per operation, axis formatters, titles, legends below the axes,
 and :func:`save` (PNG at 100 dpi and SVG, whole or absent)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -19,7 +21,14 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ycsbctl.processes import deferred_signals
 
+if TYPE_CHECKING:
+    from ycsbctl.results.frames import Experiment
+
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+# More than eight stores (a many-store study): tab20's dark shades, then its light ones (neighbours in a legend far
+# apart in hue), then tab20b and tab20c — greys left out (a grey is a bar with no store's colour: "#777")
+_TAB20 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+          "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5")
 FAILED_COLOR = "#B2182B"
 OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": (0, (5, 1, 1, 1)),
              "DELETE": (0, (1, 2))}
@@ -36,8 +45,34 @@ class PlotFile:
     svg: Path
 
 
+def palette(n: int) -> list[str]:
+    """``n`` distinct colours (hex): the Okabe–Ito palette for up to eight, else tab20's then tab20b's and tab20c's
+    (without greys), then hues spaced evenly around the colour wheel at two lightnesses."""
+    if n <= len(OKABE_ITO):
+        return list(OKABE_ITO[:n])
+    import colorsys
+
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    more = [to_hex(c) for name in ("tab20b", "tab20c") for c in colormaps[name].colors]  # type: ignore[attr-defined]
+    out = list(dict.fromkeys([*_TAB20, *(c for c in more if len({c[1:3], c[3:5], c[5:7]}) > 1)]))
+    k = max(n - len(out), 0) + 8  # a few spare hues: two that round to one hex are one colour
+    out += [to_hex(colorsys.hls_to_rgb(i / k, 0.35 + 0.3 * (i % 2), 0.75)) for i in range(k)]
+    return list(dict.fromkeys(out))[:n]
+
+
 def target_colors(targets: list[str]) -> dict[str, str]:
-    return {t: OKABE_ITO[i % len(OKABE_ITO)] for i, t in enumerate(targets)}
+    """Each store's colour, one distinct colour per store (:func:`palette` of as many as there are), in the order
+    given: the one place a store's colour is decided, so that it keeps it from figure to figure of a report."""
+    names = list(dict.fromkeys(targets))
+    return dict(zip(names, palette(len(names))))
+
+
+def experiment_colors(exp: Experiment) -> dict[str, str]:
+    """:func:`target_colors` of every store of ``exp``: those with runs in plan order, then those that could answer
+    none of its tests (a many-store study's "cannot" cells), so that every figure of its report agrees."""
+    return target_colors([*exp.targets, *(c.target for c in exp.manifest.cannot)])
 
 
 def latency_unit(max_us: float) -> tuple[float, str]:
@@ -82,12 +117,12 @@ def titles(fig: Figure, title: str, subtitle: str) -> None:
         fig.text(0.5, 0.915, subtitle, ha="center", fontsize=8.5, color="#444")
 
 
-def legend_below(fig: Figure, handles: list, ncol: int) -> int:
-    """The figure's legend centred below the axes, in at most 4 columns, fewer when they would be wider than the
-    figure as its renderer draws them (five targets and a long entry cut both ends off); → its rows."""
+def legend_below(fig: Figure, handles: list, ncol: int, max_cols: int = 4) -> int:
+    """The figure's legend centred below the axes, in at most ``max_cols`` columns, fewer when they would be wider
+    than the figure as its renderer draws them (five targets and a long entry cut both ends off); → its rows."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    ncol = max(1, min(ncol, 4))
+    ncol = max(1, min(ncol, max_cols))
     renderer = FigureCanvasAgg(fig).get_renderer()  # the renderer savefig's PNG uses
     while True:
         legend = fig.legend(handles=handles, loc="lower center", ncol=ncol, frameon=False, fontsize=8.5)

@@ -24,20 +24,21 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ycsbctl.report.many_store import store_study, store_study_figure
+from ycsbctl.report.many_store import store_study
+from ycsbctl.report.many_store_figure import store_study_figure
 from ycsbctl.report.plot_style import (
     FAILED_COLOR,
     OP_STYLES,
     PlotFile,
     axis_top,
     duration,
+    experiment_colors,
     far_apart,
     kilo,
     latency_unit,
     legend_below,
     save,
     spread_labels,
-    target_colors,
     threads_axis,
     titles,
 )
@@ -301,7 +302,7 @@ def render_plots(exp: Experiment, latency: str, spectrum_threads: int | None = N
     experiment-wide ones."""
     plots_dir = exp.path / "plots"
     points = exp.points(latency) if points is None else points
-    colors = target_colors(exp.targets)
+    colors = experiment_colors(exp)
     sub = context_line(exp.manifest)
     cores = exp.manifest.host.get("cores")
     out: dict[str, list[PlotFile]] = {}

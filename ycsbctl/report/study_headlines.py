@@ -49,11 +49,12 @@ Headlines = Callable[[Experiment, pd.DataFrame], list[str]]
 def study_headlines(exp: Experiment, verdicts: pd.DataFrame) -> list[str]:
     """Every headline of the experiment (``verdicts``: ``exp.verdicts(latency)``), kind by kind in the
     order of :data:`KINDS`: the study's own answer first, then the ladder's. A many-store study measured at one
-    thread count gets no ladder sentences: its per-test answer already gives every store's ratio there."""
+    thread count gets no ladder sentences nor "not compared" ones: its per-test answer already gives every store's
+    ratio there (against the fastest, not the baseline), and says once which were degraded and why."""
     out: list[str] = []
     said: set[str] = set()
     for kind, headlines in KINDS:
-        if kind == "ladder" and "many stores" in said and _one_thread_count(exp):
+        if kind in ("ladder", "not compared") and "many stores" in said and _one_thread_count(exp):
             continue
         lines = headlines(exp, verdicts)
         if lines:

@@ -66,8 +66,14 @@ def standin_note(a: str, b: str, stand_ins: dict[str, str]) -> str:
 def unlike_bases(footprints: dict[str, dict], targets: list[str]) -> str:
     """The caveat for a chart of what the stores report when they report unlike things (a server's
     ``used_memory`` beside a file's size: SQLite's pages, PostgreSQL's relation size; FerretDB's dbStats):
-    one line naming each target's figure; empty when every target's is the same kind."""
+    one line naming each target's figure, the targets of one kind named together (``redis, valkey and keydb's
+    figures are used_memory``); empty when every target's is the same kind."""
     bases = {t: str((footprints.get(t) or {}).get("basis") or "unknown") for t in targets}
     if len(set(bases.values())) < 2:
         return ""
-    return "Unlike quantities, not comparable: " + "; ".join(f"{t}'s figure is {b}" for t, b in bases.items()) + "."
+    kinds: dict[str, list[str]] = {}
+    for t, b in bases.items():
+        kinds.setdefault(b, []).append(t)
+    said = [f"{ts[0]}'s figure is {b}" if len(ts) == 1 else f"{', '.join(ts[:-1])} and {ts[-1]}'s figures are {b}"
+            for b, ts in kinds.items()]
+    return "Unlike quantities, not comparable: " + "; ".join(said) + "."
