@@ -44,7 +44,7 @@ def test_each_example_is_a_command_line_of_the_manual():
 def test_every_example_study_runs_at_small_scale(example: Path, tmp_path: Path):
     out = tmp_path / "out"
     done = ycsbctl_in(tmp_path, "run", str(example), *SMALL, "--out", str(out), timeout=240)
-    assert done.returncode in (0, 1), done.stderr  # 1: a point degraded by another program on this shared host
+    assert done.returncode in (0, 3), done.stderr  # 3: a point degraded by another program on this shared host
     manifest = json.loads((out / "manifest.json").read_text())
     skipped = {s["target"] for s in manifest["skipped_targets"]}
     # partial: a target that cannot start here (mongodb without Percona's mongod) is skipped, its stand-in measured

@@ -22,12 +22,17 @@ def _record(status: RunStatus) -> RunRecord:
 @pytest.mark.parametrize(("statuses", "skipped", "code", "folder"), [
     ([RunStatus.OK, RunStatus.OK], False, 0, FolderStatus.COMPLETE),
     ([], False, 0, FolderStatus.COMPLETE),
-    # a degraded point's numbers are not a healthy server's
-    ([RunStatus.OK, RunStatus.DEGRADED], False, 1, FolderStatus.PARTIAL),
+    # a degraded point is measured (its numbers kept, marked, its why said): the plan is complete, exit 3
+    ([RunStatus.OK, RunStatus.DEGRADED], False, 3, FolderStatus.COMPLETE),
+    ([RunStatus.DEGRADED, RunStatus.DEGRADED], False, 3, FolderStatus.COMPLETE),
+    ([RunStatus.DEGRADED, RunStatus.FAILED], False, 1, FolderStatus.PARTIAL),  # a failure outranks a degraded point
     ([RunStatus.OK, RunStatus.FAILED], False, 1, FolderStatus.PARTIAL),
+    ([RunStatus.OK, RunStatus.INTERRUPTED], False, 1, FolderStatus.PARTIAL),  # a point cut short is not measured
     ([RunStatus.OK], True, 1, FolderStatus.PARTIAL),  # a target skipped
+    ([RunStatus.DEGRADED], True, 1, FolderStatus.PARTIAL),
 ])
-def test_the_exit_code_is_0_only_when_every_point_is_ok_and_no_target_was_skipped(statuses, skipped, code, folder):
+def test_the_exit_code_is_0_when_every_point_is_ok_3_when_some_are_degraded_and_1_when_one_failed(
+        statuses, skipped, code, folder):
     outcome = Outcome(folder=None, records=[_record(s) for s in statuses],
                       skipped=[SkippedTarget("mongodb", "no server", "")] if skipped else [])
     assert (outcome.exit_code, outcome.folder_status()) == (code, folder)
