@@ -49,11 +49,13 @@ def status_findings(status: str, runs: pd.DataFrame, skipped: Sequence[str] = ()
                 f"{counts_text(rows) or 'none'}{during}."]
     if not degraded:
         return []
-    which = "them" if len(busy) == degraded else f"{len(busy)} of them"
-    measured = (f"{degraded} degraded" + (f" — the host was busy during {which} ({said})" if said else "")
-                + ". Their numbers are kept and marked, each with its why (below).")
+    which = ("it" if degraded == 1 else "them") if len(busy) == degraded else f"{len(busy)} of them"
+    measured = (("it is degraded" if n == 1 else f"{degraded} degraded")
+                + (f" — the host was busy during {which} ({said})" if said else "")
+                + (". Its numbers are kept and marked, with its why (below)." if degraded == 1 else
+                   ". Their numbers are kept and marked, each with its why (below)."))
     if status == "partial":  # nothing failed, nothing skipped: stopped early, or an older ycsbctl's word for degraded
         return [f"This experiment is marked partial though no point failed and no target was skipped: the sweep "
                 f"stopped before its plan was done, or an older ycsbctl marked degraded points so. Its {_points(n)} "
                 f"were all measured; {measured}"]
-    return [f"All {_points(n)} measured; {measured}"]
+    return [f"{'The point was' if n == 1 else f'All {_points(n)}'} measured; {measured}"]
