@@ -119,6 +119,20 @@ def test_host_busy_points_are_said_once_with_how_busy_the_host_was(reader_folder
     assert not [f for f in said if re.search(r"at \d+ threads: the run degraded", f)]
 
 
+def test_the_reports_first_screen_says_once_that_every_point_was_measured(reader_folders) -> None:
+    """report.html of the busy folder: the status line above the answer (what of the plan was measured, how busy the
+    host was), not again among the findings, and never "partial"."""
+    from markupsafe import escape
+
+    from ycsbctl.report.folder_status import status_findings
+
+    exp = load(reader_folders["busy"])
+    page = environment().get_template("report.html.j2").render(**build_context(exp, {}, exp.points(), "p99"))
+    (line,) = status_findings(str(exp.status), exp.runs, [], exp.manifest.host.get("cores"))
+    assert line.startswith("All ") and page.count(str(escape(line))) == 1
+    assert page.index(str(escape(line))) < page.index("<h2") and "is partial" not in page  # above the answer
+
+
 def _expected_exit(runs: pd.DataFrame, skipped: list) -> tuple[int, str]:
     """The exit code and folder status the points table's statuses call for (docs/guide/result-folder.md)."""
     statuses = set(runs["status"])
