@@ -48,7 +48,7 @@ def experiment(mode: str, out: Path, threads: str, repeat: int, duration: float,
            "--placement", mode,
            "--quiet", "--out", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
-    if proc.returncode not in (0, 1):
+    if proc.returncode not in (0, 1, 3):  # 3: every point measured, some degraded (a busy host)
         raise RuntimeError(f"{' '.join(cmd)}: exit {proc.returncode}: {proc.stderr[-2000:]}")
     runs = pd.read_parquet(out / "runs.parquet")
     return runs[(runs["phase"] == "run") & (runs["status"] == "ok")]

@@ -168,7 +168,8 @@ TESTS: dict[str, list[str]] = {
     # Why a point was not compared, counted by cause; the host-busy findings said once; compare's JSON of cells
     # with no verdict.
     "ycsbctl/results/causes.py": ["tests/results/test_uncompared.py"],
-    "ycsbctl/report/host_busy.py": ["tests/report/test_degraded_readers.py"],
+    "ycsbctl/report/host_busy.py": ["tests/report/test_degraded_readers.py", "tests/report/test_summary_truth.py"],
+    "ycsbctl/report/folder_status.py": ["tests/report/test_summary_truth.py", "tests/report/test_degraded_readers.py"],
     "ycsbctl/report/compare_json.py": ["tests/report/test_degraded_readers.py", "tests/report/test_compare.py"],
     # The host yardstick: its readings, the host factor between folders and its division.
     "ycsbctl/results/yardstick.py": ["tests/results/test_yardstick.py", "tests/report/test_compare_yardstick.py"],
@@ -242,6 +243,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
+    "ycsbctl/results/exit_codes.py": ["tests/results/test_exit_codes.py", "tests/experiment/test_outcome.py"],
     "ycsbctl/results/names.py": ["tests/experiment/test_judge.py", "tests/report/test_summary_truth.py",
                                  "tests/telemetry/test_bottleneck.py",
                                  "tests/report/test_report_truth.py", "-k", "not test_cli_ and not chromium"],

@@ -64,7 +64,7 @@ def test_a_replica_no_client_reads_from_killed_during_a_read_only_point_degrades
     finally:
         teardown(ep)
     assert killed and replica not in left, (killed, left)
-    assert r.exit_code == 1, r.output[-3000:]
+    assert r.exit_code == 3, r.output[-3000:]
     (line,) = [x for x in r.output.splitlines() if "→" in x]
     said = re.search(rf"degraded — lost the replica {re.escape(replica)} during the point \(the primary listed 2 "
                      r"replica\(s\) at its start, 1 by its end\): its operations only read from the primary, so its "

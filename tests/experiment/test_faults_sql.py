@@ -200,7 +200,7 @@ def test_a_primary_waiting_for_a_synchronous_standby_that_is_gone_is_named_in_th
     with started("postgresql", {"synchronous_commit": "remote_apply"}) as ep:
         r = ycsbctl("load", "workloada", "--target", ep.url, "-p", "recordcount=300", "--no-telemetry", cwd=tmp_path,
                     timeout=120)  # no standby named yet: the load's commits do not wait
-        assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: degraded by a busy host
+        assert r.returncode in (0, 3), r.stderr[-2000:]  # 3: degraded by a busy host
         for sql in ("ALTER SYSTEM SET synchronous_standby_names = 'gone'", "SELECT pg_reload_conf()"):
             cli_rows("postgresql", ep.url, sql)
         wait_until(lambda: cli_rows("postgresql", ep.url, "SHOW synchronous_standby_names") == [["gone"]], 10,

@@ -56,7 +56,7 @@ def test_a_lock_held_by_another_process_is_the_stores_stall_not_the_clients(tmp_
         assert holder.stdout.readline().strip() == "locked"
         stdout, stderr = finish(run)
         clean(stdout + stderr)
-        assert run.returncode == 1, stderr  # a degraded point: exit 1, the folder written
+        assert run.returncode == 3, stderr  # a degraded point: exit 3, the folder written
         r = pd.read_parquet(out / "runs.parquet")
         point = r[r["phase"] == "run"].iloc[0]
         assert point["status"] == "degraded", point.to_dict()

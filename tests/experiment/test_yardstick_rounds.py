@@ -71,7 +71,7 @@ def test_a_bad_yardstick_environment_is_one_line_exit_2(tmp_path, monkeypatch):
 def _run(out: Path) -> Path:
     r = ycsbctl("run", "workload-b", "--target", "basic://", "--threads", "2", "--repeat", "2", "--order",
                 "interleaved", "--duration", "1", "--records", "1000", "--out", str(out), CONCURRENT)
-    assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: a point degraded by the busy host, still kept
+    assert r.returncode in (0, 3), r.stderr[-2000:]  # 3: a point degraded by the busy host, still kept
     return out
 
 

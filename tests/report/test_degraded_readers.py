@@ -97,19 +97,85 @@ def test_a_failed_point_keeps_its_cross_and_an_ok_one_its_filled_marker(reader_f
     assert DEGRADED_NOTE not in [t.get_text() for t in fig.legends[0].get_texts()]
 
 
-def test_host_busy_points_are_said_once_with_the_range_of_foreign_cpu(reader_folders) -> None:
-    """One sentence for every host-busy point of the sweep, with the range of foreign CPU runs.parquet holds
-    for them (% of one core), instead of one per point with its own percentage."""
+def test_host_busy_points_are_said_once_with_how_busy_the_host_was(reader_folders) -> None:
+    """The first finding says every point was measured, how many are degraded and how busy the host was during them
+    (mean and largest foreign CPU runs.parquet holds for them, % of one core) — not "partial, 0 runs are ok"; one
+    sentence then names the sweep's host-busy points, without a figure of its own: said once, not per point."""
     exp = load(reader_folders["busy"])
     said = findings(exp, exp.points())
     assert len([f for f in said if "% of a core" in f]) == 1, said
-    busy = next(f for f in said if "measured while the host was busy" in f)
-    runs = exp.runs[exp.runs["phase"] == "run"]
-    foreign = pd.to_numeric(runs["host_foreign_pct"], errors="coerce")
-    low, high = round(foreign.min()), round(foreign.max())
-    assert busy.startswith(f"{len(runs)} points (")
-    assert (f"other programs used {low}–{high}% of a core" if low != high else f"about {low}% of a core") in busy
+    runs = exp.runs
+    busy = runs[runs["status"].eq("degraded") & runs["bottleneck"].eq("host-busy")]
+    foreign = pd.to_numeric(busy["host_foreign_pct"], errors="coerce")
+    mean, top = round(foreign.mean()), round(foreign.max())
+    how = f"{top}% of a core" if mean == top else f"on average {mean}% of a core, at most {top}%"
+    which = "them" if len(busy) == (runs["status"] == "degraded").sum() else f"{len(busy)} of them"
+    assert said[0].startswith(f"All {len(runs)} points measured; {(runs['status'] == 'degraded').sum()} degraded — "
+                              f"the host was busy during {which} (other programs used {how}"), said[0]
+    assert not [f for f in said if "partial" in f or "runs are ok" in f]
+    sweep = runs[runs["phase"] == "run"]
+    named = next(f for f in said if "measured while the host was busy" in f)
+    assert named.startswith(f"{len(sweep)} points (") and "(other programs used CPU)" in named, named
     assert not [f for f in said if re.search(r"at \d+ threads: the run degraded", f)]
+
+
+def test_the_reports_first_screen_says_once_that_every_point_was_measured(reader_folders) -> None:
+    """report.html of the busy folder: the status line above the answer (what of the plan was measured, how busy the
+    host was), not again among the findings, and never "partial"."""
+    from markupsafe import escape
+
+    from ycsbctl.report.folder_status import status_findings
+
+    exp = load(reader_folders["busy"])
+    page = environment().get_template("report.html.j2").render(**build_context(exp, {}, exp.points(), "p99"))
+    (line,) = status_findings(str(exp.status), exp.runs, [], exp.manifest.host.get("cores"))
+    assert line.startswith("All ") and page.count(str(escape(line))) == 1
+    assert page.index(str(escape(line))) < page.index("<h2") and "is partial" not in page  # above the answer
+
+
+def _expected_exit(runs: pd.DataFrame, skipped: list) -> tuple[int, str]:
+    """The exit code and folder status the points table's statuses call for (docs/guide/result-folder.md)."""
+    statuses = set(runs["status"])
+    if skipped or statuses & {"failed", "interrupted"}:
+        return 1, "partial"
+    return (3 if "degraded" in statuses else 0), "complete"
+
+
+@pytest.mark.parametrize("kind", ["busy", "one", "failed"])
+def test_each_folders_real_exit_code_and_status_are_what_its_points_table_says(reader_folders, kind) -> None:
+    """Issue 72, against the points' own statuses: the exit code of the real ``ycsbctl run`` that wrote each folder
+    and its manifest's status. busy (every point degraded by a busy host): 3 and complete; failed (redis's points
+    failed): 1 and partial; one (an ok point): 0 and complete."""
+    from tests.fixtures.reader_folders import exit_code_file
+
+    exp = load(reader_folders[kind])
+    code, status = _expected_exit(exp.runs, exp.manifest.skipped_targets)
+    assert {"busy": 3, "one": 0, "failed": 1}[kind] == code, exp.runs["status"].tolist()  # each is what it says
+    assert int(exit_code_file(reader_folders[kind]).read_text()) == code
+    assert str(exp.manifest.status) == status
+
+
+def test_a_host_busy_points_why_line_keeps_the_servers_own_evidence_first(reader_folders) -> None:
+    """Issue 72: the why line of a redis point the busy host degraded gives what its own evidence says (the label
+    measured under the busy host, with the server's CPU against what it may use) before the busy-host sentence —
+    the same line :func:`explain` gives that evidence under its measured label."""
+    from ycsbctl.telemetry.why import explain
+
+    exp = load(reader_folders["busy"])
+    runs = exp.runs[(exp.runs["target"] != "basic") & exp.runs["bottleneck"].eq("host-busy") &
+                    (exp.runs["phase"] == "run")]
+    assert len(runs), exp.runs[["target", "bottleneck"]]
+    for _, r in runs.iterrows():
+        bn = exp.docs[r["run_id"]]["bottleneck"]
+        ev = bn["evidence"]
+        assert ev.get("measured_label") not in (None, "host-busy"), ev  # telemetry measured the redis-server
+        why = str(r["why"])
+        own, busy = why.split("; host-busy: ", 1)
+        assert busy.startswith("other programs used") and "server" in own, why
+        alone = explain({"label": ev["measured_label"], "evidence": ev, "text": ev.get("measured_text")},
+                        r["target"], int(r["threads"]))
+        # the same kind of line (a network delay needs the point's mean latency, which this call is not given)
+        assert alone is not None and own.split(":")[0] in {alone.split(":")[0], "network delay"}, (own, alone)
 
 
 @pytest.mark.parametrize("kind, cause", [("busy", "degraded (host busy: other programs used CPU)"),
@@ -149,7 +215,8 @@ def test_the_console_summary_says_the_busy_host_once(reader_folders) -> None:
     print_summary(reader_folders["busy"], console)
     text = console.export_text()
     assert text.count("measured while the host was busy") == 1
-    assert text.count("% of a core") == 1  # the range, once; not each point's own share
+    assert text.count("% of a core") == 1  # how busy, once (the closing status line); not each point's own share
+    assert "points measured;" in text and "partial" not in text
     assert "degraded" in text and "host-busy" in text  # each row keeps its status and label
 
 

@@ -41,7 +41,7 @@ def test_explore_notebook_reads_the_structure_study(redis_server, tmp_path, monk
     p = ycsbctl_in(tmp_path, "run", "online-status", "-p", "online.structure=hash,set", "--target", redis_server.url,
                    "--load", "--records", "500", "--threads", "2", "--duration", "1", "--warmup", "0",
                    "--allow-concurrent", "--out", str(out))
-    assert p.returncode in (0, 1), p.stderr[-3000:]  # 1: a point another benchmark ran beside (host-busy)
+    assert p.returncode in (0, 3), p.stderr[-3000:]  # 3: a point another benchmark ran beside (host-busy)
     nb = _execute(out, tmp_path, monkeypatch)
     cell = next(c for c in nb.cells if c.cell_type == "code" and "variant_study.study_rows" in c.source)
     assert not [o for o in cell.outputs if o.output_type == "error"]

@@ -222,10 +222,52 @@ def test_an_unfinished_experiment_says_so_with_its_count_of_finished_runs():
     empty = _ladder([1.0]).iloc[0:0]
     for status in ("interrupted", "running"):
         assert findings(_experiment(status, ["ok", "ok", "failed"]), empty)[0] == (
-            f"This experiment is {status}: it stopped before the plan was done; the 2 finished runs are shown.")
+            f"This experiment is {status}: it stopped before the plan was done; its 3 points measured so far are "
+            "shown (2 ok, 1 failed).")
     assert findings(_experiment("partial", ["ok", "failed"]), empty)[0] == (
-        "This experiment is partial: a target was skipped or points failed (below); 1 runs are ok.")
+        "This experiment is partial: 1 point failed (below). Of its 2 points: 1 ok, 1 failed.")
     assert findings(_experiment("complete", ["ok"]), empty) == []
+
+
+def _busy_runs(statuses: list[str], foreign: list[float]) -> pd.DataFrame:
+    """A runs table of ``statuses``; each degraded one degraded by a busy host, with its foreign CPU (% of a core)."""
+    return pd.DataFrame({"status": statuses, "target": "redis", "workload": "workloadb", "phase": "run",
+                         "threads": range(1, len(statuses) + 1),
+                         "bottleneck": ["host-busy" if s == "degraded" else "server-cpu" for s in statuses],
+                         "host_foreign_pct": foreign,
+                         "error": [f"other programs used {f:.0f}% of a core" if s == "degraded" else None
+                                   for s, f in zip(statuses, foreign)]})
+
+
+def test_a_folder_whose_points_were_all_measured_says_how_many_are_degraded_and_how_busy_the_host_was():
+    """Issue 72: a folder of measured points, some degraded by a busy host, is not "partial, 0 runs ok": it says
+    every point was measured, how many are degraded and the foreign CPU during them (mean and largest of the
+    runs table's own figures, % of one core); a partial one says what failed and still counts what was measured."""
+    from ycsbctl.report.folder_status import status_findings
+
+    runs = _busy_runs(["degraded", "ok", "degraded", "degraded"], [30.0, 1.0, 50.0, 100.0])
+    busy = runs[runs["status"] == "degraded"]["host_foreign_pct"]
+    mean, top = round(busy.mean()), round(busy.max())  # 60 and 100: the truth, from the table itself
+    assert status_findings("complete", runs, (), 2) == [
+        f"All 4 points measured; 3 degraded — the host was busy during them (other programs used on average "
+        f"{mean}% of a core, at most {top}%, on a host of 2 cores). Their numbers are kept and marked, each with its "
+        "why (below)."]
+    every = runs.assign(status="degraded", bottleneck="host-busy")
+    assert status_findings("complete", every, ())[0].startswith("All 4 points measured; 4 degraded — the host")
+    # a failed point and a skipped target make it partial, and both are said before the counts
+    failed = pd.concat([runs, runs.iloc[[1]].assign(status="failed", error="timed out")], ignore_index=True)
+    (line,) = status_findings("partial", failed, ["mongodb"])
+    assert line.startswith("This experiment is partial: 1 point failed; mongodb was skipped (below). Of its 5 "
+                           "points: 3 degraded (host busy: other programs used CPU), 1 ok, 1 failed (timed out); the "
+                           "host was busy during 3 of them: other programs used on average"), line
+    # all ok: nothing to say; a stopped sweep with nothing failed says it stopped
+    ok = runs.assign(status="ok", bottleneck="server-cpu", error=None)
+    assert status_findings("complete", ok) == []
+    assert status_findings("partial", ok) == [
+        "This experiment is partial: the sweep stopped before its plan was done (below). Of its 4 points: 4 ok."]
+    # a folder an older ycsbctl marked partial for its degraded points: both readings said, never "0 runs are ok"
+    (old,) = status_findings("partial", every)
+    assert "no point failed and no target was skipped" in old and "4 points were all measured; 4 degraded" in old
 
 
 def test_an_impostor_is_named_from_the_run_records_when_the_manifest_has_no_server():
@@ -243,7 +285,7 @@ def test_an_experiment_interrupted_before_any_run_says_none_finished():
 
     empty = _ladder([1.0]).iloc[0:0]
     assert findings(_experiment("interrupted", []), empty)[0] == (
-        "This experiment is interrupted: it stopped before the plan was done; the 0 finished runs are shown.")
+        "This experiment is interrupted: it stopped before the plan was done; its 0 points measured so far are shown.")
 
 
 def test_only_points_with_a_client_lag_warning_text_are_flagged():

@@ -41,7 +41,7 @@ def disturbed(redis_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
     r = ycsbctl("run", "workload-b", "--target", redis_server.url, "--load", "--threads", "2", "-p", "recordcount=100",
                 "--duration", "2", "--warmup", "0", "--no-telemetry", "--quiet", "--allow-concurrent",
                 "--disturb", "hgetall:hash:1k@500ms/500ms", "--out", str(tmp / "f"), cwd=tmp, timeout=300)
-    assert r.returncode in (0, 1), r.stderr  # 1: degraded because another benchmark shared this host
+    assert r.returncode in (0, 3), r.stderr  # 3: degraded because another benchmark shared this host
     return tmp / "f"
 
 

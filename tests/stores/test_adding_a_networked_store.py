@@ -96,9 +96,9 @@ def test_a_networked_store_added_as_the_docs_say_is_started_measured_and_stopped
     assert "Traceback" not in said and "worker crashed" not in said, said[-4000:]
     runs = pd.read_parquet(out / "runs.parquet").set_index("phase")
     load, run = runs.loc["load"], runs.loc["run"]
-    # the load is whole; the point is degraded by the stall (so the command exits 1), and by nothing else
+    # the load is whole; the point is degraded by the stall (so the command exits 3), and by nothing else
     assert load.status == "ok" and load.operations == 100 and load.errors == 0, said[-4000:]
-    assert done.returncode == 1 and run.status == "degraded" and run.bottleneck == "stall", said[-4000:]
+    assert done.returncode == 3 and run.status == "degraded" and run.bottleneck == "stall", said[-4000:]
     assert "operations timed out" in run.error and "1 ERROR: connection lost" in run.error, run.error
 
     # stopped at the end: on SIGTERM the server wrote its counts and exited

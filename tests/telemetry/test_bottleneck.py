@@ -208,9 +208,11 @@ def test_a_busy_host_relabels_the_point_and_keeps_what_the_figures_said():
     assert b["label"] == "host-busy" and b["evidence"]["measured_label"] == "server-cpu"
     assert b["evidence"]["server_cpu_pct"] == 95.0 and b["evidence"]["other"] == "bench engine"
     assert b["text"] == "host busy: bench engine measured on this host at the same time"
+    assert b["evidence"]["measured_text"] == _measured()["text"]  # for the why line's own part (telemetry/why.py)
     for measured in (None, {"label": None, "evidence": None}):
         assert host_busy_bottleneck("bench engine", measured)["evidence"] == {"other": "bench engine",
-                                                                            "measured_label": None}
+                                                                            "measured_label": None,
+                                                                            "measured_text": None}
 
 
 def test_a_client_stall_or_a_lock_wait_relabels_the_point_and_keeps_what_the_figures_said():

@@ -108,6 +108,25 @@ def test_stalls_keep_their_own_sentence_and_host_busy_says_who():
         "host-busy: pid 7: redis-benchmark"
 
 
+def test_a_host_busy_line_keeps_what_the_points_own_evidence_said_then_who_kept_the_host_busy():
+    """Issue 72: the stand-in's server at 47% of the 200% it may use was not said beside "host-busy". The label
+    measured (kept as ``measured_label`` by :func:`host_busy_bottleneck`) gives its own line first, from the same
+    evidence, then the busy-host sentence; a label with only its text (a network bound) keeps that text too."""
+    from ycsbctl.telemetry.bottleneck import host_busy_bottleneck
+
+    other = "other programs used 90% of a core (45% of the host's 2 cores, above 10%) during the point: python 90%"
+    for measured in (_b("latency", server_cores=2.0, client_cores=2.0), _b("server-cpu"), _b("client-cpu"),
+                     _b("network"), _b("host-cpu")):
+        busy = host_busy_bottleneck(other, measured)
+        assert busy["label"] == "host-busy"
+        own = explain(measured, "ferretdb", 8, 300.0)
+        assert own and explain(busy, "ferretdb", 8, 300.0) == f"{own}; host-busy: {other}", measured["label"]
+    line = explain(host_busy_bottleneck(other, _b("latency", server_cores=2.0, server_cpu_pct=47.0)), "ferretdb")
+    assert line.startswith("latency: nothing measured was saturated (server 47% of 200%"), line
+    # nothing measured (no telemetry), or another benchmark: the busy-host sentence alone, as before
+    assert explain(host_busy_bottleneck("pid 7: redis-benchmark", None), "redis") == "host-busy: pid 7: redis-benchmark"
+
+
 FOLDED = "redis-server;main;aeMain;readQueryFromClient 30\nredis-server;main;aeMain;write;tcp_sendmsg_[k] 50\n" \
          "redis-server;main;epoll_wait;do_epoll_wait_[k] 20\n"
 

@@ -44,6 +44,7 @@ from ycsbctl.experiment.plan import (
     split_targets,
 )
 from ycsbctl.experiment.resolve import expand_axes
+from ycsbctl.results.exit_codes import EXIT_DEGRADED, EXIT_FAILED, EXIT_OK, exit_codes_epilog
 from ycsbctl.urls import command_line
 from ycsbctl.workload.properties import PropertySources
 
@@ -105,8 +106,8 @@ def _finish(outcome, show_summary: bool, quiet: bool = False, fmt: str = "text")
     if quiet:  # otherwise the progress display said it when it happened
         for s in outcome.skipped:
             click.echo(f"skipped {s.target}: {s.reason}", err=True)
-    if getattr(outcome, "report_failed", False) and code == 0:
-        code = 1
+    if getattr(outcome, "report_failed", False) and code in (EXIT_OK, EXIT_DEGRADED):
+        code = EXIT_FAILED  # the data is complete, the page is not: a step the user must still take
     if fmt == "json":
         from ycsbctl.results.json_summary import run_summary, to_json
 
@@ -158,7 +159,7 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
     return outcome
 
 
-@main.command(**panelled())
+@main.command(**panelled(epilog=exit_codes_epilog()))
 @click.argument("workloads", nargs=-1)
 @common_options
 @click.option("--threads", default=None, metavar="N|A,B|A..B",
@@ -328,7 +329,7 @@ def plan_of_args(args: list[str] | tuple[str, ...]) -> Plan:
         return plan_of(p, switch_wanted(p["yardstick"], "YCSBCTL_YARDSTICK"))[0]
 
 
-@main.command(**panelled())
+@main.command(**panelled(epilog=exit_codes_epilog()))
 @click.argument("workload", required=False)
 @common_options
 @click.option("--threads", type=WholeRange(), default=None, help="Client threads (≥ 1) [default: threadcount, else 1].")

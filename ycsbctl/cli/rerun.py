@@ -8,9 +8,10 @@ import click
 
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
+from ycsbctl.results.exit_codes import exit_codes_epilog
 
 
-@main.command()
+@main.command(epilog=exit_codes_epilog())
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--target", "targets", multiple=True, metavar="LABEL=URL|URL",
               help="A server you run in place of the stored target LABEL (LABEL=redis://127.0.0.1:6379), or a stored "

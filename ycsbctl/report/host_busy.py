@@ -1,6 +1,7 @@
-"""The findings' host-busy sentence: said once per cause for every point measured on a busy host, with how
-many points and how busy the host was (the range of foreign CPU, or of steal, over those points, % of one
-core) — never one sentence per point, each with its own percentage."""
+"""The findings' host-busy sentence: said once per cause for every point measured on a busy host, with how many
+points and which — never one sentence per point, each with its own percentage; and how busy the host was over them
+(:func:`how_busy`: the mean and largest foreign CPU, or steal, % of one core), which the folder's first finding says
+once (:mod:`ycsbctl.report.folder_status`)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,6 @@ import pandas as pd
 
 from ycsbctl.results.causes import HOST_BUSY, cause
 from ycsbctl.results.frames import sweep_phase
-
-
-def _range(values: pd.Series) -> str:
-    """``44–172%`` (rounded, % of one core), ``about 44%`` when the ends round alike; empty without a value."""
-    v = pd.to_numeric(values, errors="coerce").dropna()
-    if not len(v):
-        return ""
-    low, high = round(float(v.min())), round(float(v.max()))
-    return f"about {low}%" if low == high else f"{low}–{high}%"
 
 
 def _who(runs: pd.DataFrame) -> str:
@@ -35,14 +27,30 @@ def host_busy_runs(runs: pd.DataFrame) -> pd.Series:
     return runs["status"].eq("degraded") & runs["bottleneck"].eq(HOST_BUSY)
 
 
-def host_busy_findings(runs: pd.DataFrame, cores: float | None = None) -> list[str]:
+def how_busy(busy: pd.DataFrame, cores: float | None = None) -> str:
+    """``other programs used on average 80% of a core, at most 150%, on a host of 2 cores``: the foreign CPU
+    runs.parquet holds for the runs ``busy`` (% of one core over each run: their mean and largest), else the
+    hypervisor's steal, else "another benchmark measured on this host"; empty for no runs."""
+    if not len(busy):
+        return ""
+    scale = f", on a host of {cores:g} cores" if cores else ""
+    for column, who in (("host_foreign_pct", "other programs used"), ("host_steal_pct", "the hypervisor's steal took")):
+        v = pd.to_numeric(busy[column], errors="coerce").dropna() if column in busy else pd.Series(dtype=float)
+        if len(v) and v.max() > 0:
+            if round(float(v.mean())) == round(float(v.max())):
+                return f"{who} {v.max():.0f}% of a core{scale}"
+            return f"{who} on average {v.mean():.0f}% of a core, at most {v.max():.0f}%{scale}"
+    return "another benchmark measured on this host"
+
+
+def host_busy_findings(runs: pd.DataFrame) -> list[str]:
     """One sentence per host-busy cause (:func:`ycsbctl.results.causes.cause`) of the runs degraded by a busy
-    host: how many points of the workloads' sweeps (a load's status is its table's), which, and how busy the host
-    was during them (``cores``: the host's, for scale)."""
+    host: how many points of the workloads' sweeps (a load's status is its table's), which, and what that means
+    for them. How busy the host was is the folder's first finding's to say, once
+    (:func:`ycsbctl.report.folder_status.status_findings`, with :func:`how_busy`)."""
     if not len(runs) or not {"workload", "phase", "status", "bottleneck", "target", "threads"} <= set(runs.columns):
         return []  # not a sweep's runs table (a frame made by hand): nothing to say
-    if len(runs):
-        runs = runs[runs["phase"] == runs["workload"].map({w: sweep_phase(runs, w) for w in runs["workload"].unique()})]
+    runs = runs[runs["phase"] == runs["workload"].map({w: sweep_phase(runs, w) for w in runs["workload"].unique()})]
     busy = runs[host_busy_runs(runs)]
     if not len(busy):
         return []
@@ -50,19 +58,10 @@ def host_busy_findings(runs: pd.DataFrame, cores: float | None = None) -> list[s
     causes = pd.Series([cause("degraded", HOST_BUSY, e) for e in errors], index=busy.index)
     out = []
     of = f" of the {len(runs)}" if len(busy) < len(runs) else ""
-    scale = f" (the host has {cores:g} cores)" if cores else ""
     for name, g in busy.groupby(causes, sort=False):
         n = f"{len(g)}{of} point{'s' if len(g) != 1 else ''} ({_who(g)})"
-        foreign = _range(g["host_foreign_pct"]) if "host_foreign_pct" in g else ""
-        steal = _range(g["host_steal_pct"]) if "host_steal_pct" in g else ""
-        if name.endswith("other programs used CPU") and foreign:
-            how = f"other programs used {foreign} of a core{scale} during them"
-        elif "steal" in name and steal:
-            how = f"the hypervisor gave {steal} of a core to other machines (steal){scale} during them"
-        else:
-            how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
-        out.append(f"{n} {'were' if len(g) != 1 else 'was'} measured while the host was busy: {how}. They are "
-                   "degraded, not failed: their figures "
-                   "are shown, marked, and each is compared like an ok point only in rounds that interleave the "
-                   "targets.")
+        how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
+        out.append(f"{n} {'were' if len(g) != 1 else 'was'} measured while the host was busy ({how}). They are "
+                   "degraded, not failed: their figures are shown, marked, and each is compared like an ok point "
+                   "only in rounds that interleave the targets.")
     return out

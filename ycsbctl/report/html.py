@@ -16,6 +16,7 @@ import pandas as pd
 from ycsbctl.report import plots as plotting
 from ycsbctl.report.cost_table import cost_absence, cost_sections
 from ycsbctl.report.disturbance_report import event_rows, render_timelines
+from ycsbctl.report.folder_status import status_findings
 from ycsbctl.report.many_store import store_study, store_study_rows
 from ycsbctl.report.profile_report import profile_sections
 from ycsbctl.report.resource_plots import network_baseline_gbit, network_used_gbit
@@ -319,15 +320,18 @@ def build_context(exp: Experiment, plots: dict[str, list[plotting.PlotFile]], po
     verdicts = exp.verdicts(latency)
     cells = exp.cells(latency)
     study = store_study(exp, latency)
+    # what of the plan was measured, said once above the answer (not again among the findings below it)
+    said = status_findings(str(exp.status), exp.runs, [s.target for s in m.skipped_targets], m.host.get("cores"))
     return {
         "id": exp.id, "status": badge(exp), "manifest_status": str(exp.status), "latency": latency_label(latency),
+        "status_line": said[0] if said else "",
         "subtitle": plotting.context_line(m),
         "verdicts": verdict_sections(exp, verdicts, latency), "order": order_text(exp),
         "costs": cost_sections(exp, latency), "costs_missing": cost_absence(exp),
         "alpha": float(m.plan.get("alpha") or 0.05), "level": level_text(verdicts),
         "decision": decision_text(m.plan, verdicts),
         "headlines": study_headlines(exp, verdicts),
-        "findings": findings(exp, points, latency, verdicts, headlines=False),
+        "findings": [f for f in findings(exp, points, latency, verdicts, headlines=False) if f not in said],
         "plan": _kv(m.plan), "environment": environment_rows(m), "servers": servers(exp),
         "server_differences": differences(exp),
         "skipped": m.skipped_targets,

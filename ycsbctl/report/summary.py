@@ -294,13 +294,10 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     computed here when not given); ``headlines=False`` leaves out the study's answer
     (:func:`ycsbctl.report.study_headlines.study_headlines`) for a page that shows it above."""
     out: list[str] = []
-    status = exp.status
-    n = int((exp.runs["status"] == "ok").sum()) if len(exp.runs) else 0
-    if status in ("interrupted", "running"):
-        out.append(f"This experiment is {status}: it stopped before the plan was done; the {n} "
-                   "finished runs are shown.")
-    elif status == "partial":
-        out.append(f"This experiment is partial: a target was skipped or points failed (below); {n} runs are ok.")
+    from ycsbctl.report.folder_status import status_findings
+
+    out += status_findings(str(exp.status), exp.runs, [s.target for s in exp.manifest.skipped_targets],
+                           exp.manifest.host.get("cores"))
     for sub in exp.manifest.substitutions:
         out.append(f"{sub.note}.".replace("..", "."))
     servers = exp.manifest.servers
@@ -329,7 +326,7 @@ def findings(exp: Experiment, points: pd.DataFrame, latency: str = "p99",
     main, stored, cells = main_latency(exp, latency), records_stored(exp), exp.cells(latency)
     for w in exp.workloads:
         out += workload_findings(points, w, exp.targets, latency, verdicts, serverless, main, stored, cells)
-    out += host_busy_findings(exp.runs, exp.manifest.host.get("cores"))
+    out += host_busy_findings(exp.runs)
     out += why_findings(points, exp.targets)
     out += scaling_findings(points, exp.targets)
     out += persistence_findings(exp.runs, exp.targets)

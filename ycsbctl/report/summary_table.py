@@ -89,7 +89,11 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
 
             console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
                           highlight=False)
-    for line in host_busy_findings(runs, exp.manifest.host.get("cores")):
+    from ycsbctl.report.folder_status import status_findings
+
+    cores = exp.manifest.host.get("cores")
+    said_first = status_findings(str(exp.status), runs, [s.target for s in exp.manifest.skipped_targets], cores)
+    for line in [*said_first, *host_busy_findings(runs)]:
         console.print(f"  {line}", markup=False, highlight=False)
     from ycsbctl.report.server_traits import differences
 

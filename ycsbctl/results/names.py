@@ -52,8 +52,8 @@ class FolderStatus(StrEnum):
     """A result folder's status: ``running`` while written, then how the plan ended."""
 
     RUNNING = "running"
-    COMPLETE = "complete"  # every point ok, no target skipped
-    PARTIAL = "partial"  # finished, but a point is not ok or a target was skipped
+    COMPLETE = "complete"  # every planned point measured (ok or degraded), no target skipped
+    PARTIAL = "partial"  # finished, but a point failed, a target was skipped or the sweep stopped early
     INTERRUPTED = "interrupted"  # Ctrl-C, SIGTERM or a full disk: the finished points are kept
 
 

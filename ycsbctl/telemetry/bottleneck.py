@@ -234,5 +234,5 @@ def client_stall_bottleneck(paused_s: float, window_s: float, measured: dict[str
 def host_busy_bottleneck(other: str, measured: dict[str, Any] | None) -> dict[str, Any]:
     """The ``host-busy`` label: ``other`` (another benchmark) shared this host's cores."""
     ev = dict((measured or {}).get("evidence") or {})
-    ev.update(other=other, measured_label=(measured or {}).get("label"))
+    ev.update(other=other, measured_label=(measured or {}).get("label"), measured_text=(measured or {}).get("text"))
     return Bottleneck("host-busy", ev, f"host busy: {other} measured on this host at the same time").to_dict()

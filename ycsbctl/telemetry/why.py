@@ -7,7 +7,9 @@ the line says what was not saturated and "cause unknown".
   core, how much of that in the kernel, whether it also waited for a CPU; the server CPU and packets per operation.
 - ``client-cpu``: the load generator's workers' CPU against what they may use.
 - ``host-cpu``: how long each side was runnable but waiting for a CPU while they shared the cores.
-- ``host-busy``: the foreign program that used the host's CPU (or the steal), or the other benchmark.
+- ``host-busy``: what the point's own evidence would have said (the label it measured: the server's CPU against what it
+  may use, a wait, the network), then the foreign program that used the host's CPU (or the steal), or the other
+  benchmark.
 - ``network``: the traffic on our connections against the iperf3 baseline, bytes and packets per op.
 - ``latency``: **throttled** when the server's CPU quota held it back in ≥ 20 % of its periods (a throttled
   thread is runnable, so it would otherwise read as a cpu wait); a **cpu wait** when either side was runnable but
@@ -152,8 +154,12 @@ def explain(bottleneck: dict[str, Any] | None, target: str, threads: int | None 
     server_roles, server, client = ev.get("server_threads") or {}, ev.get("server") or {}, ev.get("client") or {}
     if label in ("stall", "client-stall"):
         return bottleneck.get("text")
-    if label == "host-busy":
-        return f"host-busy: {ev.get('other') or bottleneck.get('text')}"
+    if label == "host-busy":  # what the point's own evidence says first, then why its host was not its own
+        busy = f"host-busy: {ev.get('other') or bottleneck.get('text')}"
+        measured = ev.get("measured_label")
+        own = explain({"label": measured, "evidence": ev, "text": ev.get("measured_text")}, target, threads,
+                      mean_latency_us) if measured and measured != "host-busy" else None
+        return f"{own}; {busy}" if own else busy
     if label == "server-cpu":
         top, held = _busiest(server_roles), quota_held(ev)
         if top is None:
