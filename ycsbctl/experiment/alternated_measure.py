@@ -154,7 +154,9 @@ def _sampled(eps: list[Endpoint], runner: Any, spec: PhaseSpec, study: Study, pr
     if tick is not None:
         tick(Tick.waiting("its telemetry samplers start"))
     with ExitStack() as stack:
-        captures = [stack.enter_context(telemetry.sampling(ep, client_pids=runner.pids, baseline=b))
+        # every target's server (the reference's too) is ours in each target's host-busy check
+        captures = [stack.enter_context(telemetry.sampling(ep, client_pids=runner.pids, baseline=b,
+                                                           peers=[e for e in eps if e is not ep]))
                     for ep, b in zip(eps, baselines)]
         results = runner.run_alternated(tick)
     measured_s = spec.duration_s or 0.0

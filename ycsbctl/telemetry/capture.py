@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import pandas as pd
 
@@ -25,7 +24,6 @@ from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import DB_SOURCES, SERVER_SOURCES
 from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.stores import registry
-from ycsbctl.stores.capabilities import ReportedPid
 from ycsbctl.stores.sampler import Sampler, frame_of
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
@@ -34,65 +32,21 @@ from ycsbctl.telemetry.frame_figures import finite as _f
 from ycsbctl.telemetry.frame_figures import shard_balance, source_values, throttled_over
 from ycsbctl.telemetry.host import HostSampler
 from ycsbctl.telemetry.network import InterfaceNetSampler, NetworkBaseline
-from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler, listener_of, listening_pid
+from ycsbctl.telemetry.process import CHILDREN_EVERY, ProcessSampler
+from ycsbctl.telemetry.server_processes import local_server_pid as local_server_pid
+from ycsbctl.telemetry.server_processes import peer_roots, server_ports, target_pids
 from ycsbctl.telemetry.threads import ThreadSampler
 from ycsbctl.telemetry.wire import WireSampler
 from ycsbctl.urls import host_of, is_loopback
 
 
-def _port_of(url: str) -> int | None:
-    try:
-        return urlsplit(url.split(",")[0]).port
-    except ValueError:
-        return None
-
-
-def local_server_pid(endpoint: Endpoint) -> int | None:
-    """PID of a server on this host we did not start: the PID it reports (INFO ``process_id``,
-    serverStatus ``pid``), kept only if that process listens on the endpoint's port; else the process that
-    listens on that port (a server that does not report its PID, a user without the right to ask); None
-    when none does (a server that went away)."""
-    if endpoint.container_id or not is_loopback(host_of(endpoint.url)):
-        return None
-    proto = registry.get(endpoint.protocol)
-    if not proto.has_server:
-        return None
-    try:
-        pid = registry.ask(proto, ReportedPid.reported_pid, endpoint.url)
-    except Exception:  # noqa: BLE001 - any store's error (a lost server, a right the user lacks): no PID, no crash
-        pid = None  # the point itself finds a lost server; its samplers say what they could not read
-    port = _port_of(endpoint.url)
-    if not port:
-        return None
-    # a server that does not say its PID (or a user not allowed to ask): the process listening on its port
-    return pid if pid and listening_pid(pid, port) else listener_of(port)
-
-
-def target_pids(endpoint: Endpoint, pid: int | None) -> list[int]:
-    """Every local process of the target: ``pid`` (its server, sampled) and those a several-process target
-    lists (a cluster's shards, a primary's replicas: ``Endpoint.processes``, where the endpoint has it)."""
-    listed = [p.get("pid") for p in getattr(endpoint, "processes", None) or [] if isinstance(p, dict)]
-    return list(dict.fromkeys(p for p in (pid, *listed) if isinstance(p, int) and p > 0))
-
-
-def server_ports(endpoint: Endpoint) -> list[int]:
-    """The TCP ports of every server process of the target (a URL may list several hosts; a
-    several-process target lists its processes' ports)."""
-    ports = [p["port"] for p in getattr(endpoint, "processes", None) or [] if isinstance(p, dict)
-             and isinstance(p.get("port"), int)]
-    for part in endpoint.url.split("//", 1)[-1].split("/", 1)[0].split("@")[-1].split(","):
-        host, _, port = part.rpartition(":")
-        if port.isdigit() and host:
-            ports.append(int(port))
-    return ports or [p for p in (_port_of(endpoint.url),) if p]
-
-
 def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None,
                  interval_s: float = 1.0, container_mode: str = "stream",
-                 evidence: bool = True) -> tuple[list[Sampler], list[str]]:
+                 evidence: bool = True, peers: Iterable[Endpoint] = ()) -> tuple[list[Sampler], list[str]]:
     """The samplers that apply to ``endpoint`` (and notes on what cannot be sampled); ``evidence``
     adds where the time went: per-thread figures of both sides, our connections' bytes and packets,
-    and the host's CPU with its other processes (:mod:`ycsbctl.telemetry.evidence`)."""
+    and the host's CPU with its other processes (:mod:`ycsbctl.telemetry.evidence`); ``peers``: the other
+    targets measured in the same engine session, whose servers are not other programs (:func:`peer_roots`)."""
     samplers: list[Sampler] = []
     notes: list[str] = []
     proto = registry.get(endpoint.protocol)
@@ -133,7 +87,8 @@ def samplers_for(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | 
         if ports and shutil.which("ss"):
             samplers.append(WireSampler(ports))
         containers = [endpoint.container_id] if endpoint.container_id and not endpoint.docker_host else []
-        samplers.append(HostSampler(lambda: server_roots, containers))
+        others, other_containers = peer_roots(peers)
+        samplers.append(HostSampler(lambda: [*server_roots, *others], [*containers, *other_containers]))
     return samplers, notes
 
 
@@ -375,13 +330,14 @@ class Capture:
 @contextmanager
 def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None = None, interval_s: float = 1.0,
              baseline: NetworkBaseline | None = None, container_mode: str = "stream",
-             evidence: bool = True) -> Iterator[Capture]:
+             evidence: bool = True, peers: Iterable[Endpoint] = ()) -> Iterator[Capture]:
     """Sample the server, the DB's own figures, the network and the client while the block runs.
 
-    ``client_pids`` returns the engine's worker PIDs (called once per interval). Samplers that
-    fail stop with one warning in ``capture.warnings``; the block's own exceptions propagate.
+    ``client_pids`` returns the engine's worker PIDs (called once per interval); ``peers``: the other targets of
+    the same engine session (their servers are ours, not other programs). Samplers that fail stop with one warning
+    in ``capture.warnings``; the block's own exceptions propagate.
     """
-    samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode, evidence)
+    samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode, evidence, peers)
     capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes), interval_s=interval_s)
     for s in samplers:
         s.start()
