@@ -1,7 +1,6 @@
 """Reads on a replica (a real redis-server only where its ROLE is asked): ``redis.readfrom`` read as YCSB-style
-names, the replicas a ROLE
-reply lists (as Redis writes ROLE), and which connection's words a failed operation carries (the one that
-answered it, only when it failed)."""
+names, the replicas a ROLE reply lists (as Redis writes ROLE), and which connection's words a failed operation
+carries (the one that answered it, only when it failed)."""
 
 from __future__ import annotations
 
