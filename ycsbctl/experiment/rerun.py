@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.targets import is_url, target_label
+from ycsbctl.experiment.targets import is_url, target_label, target_labels
 from ycsbctl.results.documents import SchemaError
 from ycsbctl.results.schema import Manifest
 
@@ -75,7 +75,7 @@ def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
 def _swapped(plan: Plan, swapped: dict[str, str]) -> Plan:
     """``plan`` with each stored target ``label`` of ``swapped`` replaced by its URL (its settings, kind, binary and
     image dropped: the server is yours)."""
-    labels = [target_label(t) for t in plan.targets]
+    labels = target_labels(plan.targets)
     for label, url in swapped.items():
         if label not in labels:
             raise UserError(f"rerun --target {label}=…: the stored targets are {', '.join(labels)}",
@@ -83,11 +83,11 @@ def _swapped(plan: Plan, swapped: dict[str, str]) -> Plan:
         if not is_url(url):
             raise UserError(f"rerun --target {label}={url}: give the URL of a server you run (redis://HOST:PORT, "
                             "mongodb://…)")
-    targets = [swapped.get(target_label(t), t) for t in plan.targets]
+    targets = [swapped.get(x, t) for x, t in zip(labels, plan.targets)]
     gone = set(swapped)
     baseline = plan.baseline
     if baseline in gone:
-        baseline = target_label(swapped[baseline])
+        baseline = target_label(swapped[baseline], targets)
     return replace(plan, targets=targets, baseline=baseline,
                    server_settings={k: v for k, v in plan.server_settings.items() if k not in gone},
                    target_kinds={k: v for k, v in plan.target_kinds.items() if k not in gone},
