@@ -51,6 +51,9 @@ def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
         plan = Plan.from_dict(manifest.plan)
     except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
         raise UserError(f"rerun: the plan in {folder}/manifest.json cannot be read by this ycsbctl ({exc})") from None
+    except UserError as exc:  # a value no command line can give (an edited manifest): the file named, not an option
+        raise UserError(f"rerun: the plan in {folder}/manifest.json holds a value this ycsbctl refuses "
+                        f"({exc.message})") from None
     swapped = dict(t.partition("=")[::2] for t in targets if "=" in t.partition("://")[0])
     bare = [t for t in targets if "=" not in t.partition("://")[0]]
     plan = _swapped(plan, swapped)
