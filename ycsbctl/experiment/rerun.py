@@ -42,18 +42,25 @@ def read_manifest(folder: Path) -> Manifest:
     return manifest
 
 
+def plan_of_manifest(folder: Path, manifest: Manifest, command: str) -> Plan:
+    """The :class:`Plan` ``manifest`` (of ``folder``) stored, or a UserError naming the manifest (``command``:
+    ``rerun`` or ``--resume``, the words the line starts with)."""
+    try:
+        return Plan.from_dict(manifest.plan)
+    except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
+        raise UserError(f"{command}: the plan in {folder}/manifest.json cannot be read by this ycsbctl ({exc})") \
+            from None
+    except UserError as exc:  # a value no command line can give (an edited manifest): the file named, not an option
+        raise UserError(f"{command}: the plan in {folder}/manifest.json holds a value this ycsbctl refuses "
+                        f"({exc.message})") from None
+
+
 def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
                 binaries: tuple[str, ...] = (), properties: tuple[str, ...] = ()) -> Plan:
     """The plan ``manifest`` stored, with ``targets`` (``LABEL=URL``: a server you run in place of the stored
     target ``LABEL``; a bare URL: a stored URL's password given again), ``binaries`` (``NAME=PATH``) and
     ``properties`` (``name=value``: a password property the manifest stored as ``***``) in."""
-    try:
-        plan = Plan.from_dict(manifest.plan)
-    except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
-        raise UserError(f"rerun: the plan in {folder}/manifest.json cannot be read by this ycsbctl ({exc})") from None
-    except UserError as exc:  # a value no command line can give (an edited manifest): the file named, not an option
-        raise UserError(f"rerun: the plan in {folder}/manifest.json holds a value this ycsbctl refuses "
-                        f"({exc.message})") from None
+    plan = plan_of_manifest(folder, manifest, "rerun")
     swapped = dict(t.partition("=")[::2] for t in targets if "=" in t.partition("://")[0])
     bare = [t for t in targets if "=" not in t.partition("://")[0]]
     plan = _swapped(plan, swapped)
