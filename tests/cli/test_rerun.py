@@ -140,3 +140,20 @@ def test_host_differences_name_cpu_cores_kernel_and_server_versions():
     b = Manifest("b", host={"cpu_model": "Y", "cores": 2, "kernel": "6.2"},
                  servers={"redis": {"server_version": "8.0"}})
     assert host_differences(a, b) == ["CPU: X → Y", "kernel: 6.1 → 6.2", "redis server: 7.0.15 → 8.0"]
+
+
+def test_a_rerun_whose_folders_share_no_point_keeps_its_folder_and_exit_code_and_says_why_not_compared(
+        tmp_path: Path):
+    """The stored folder measured other targets than the plan now runs (here: its runs are redis and dragonfly, its
+    plan basic://): the rerun runs and keeps its folder; the comparison it cannot make is one line, and the exit code
+    is the run's (was: "error: compare: nothing to compare", exit 2, as if the command line were wrong)."""
+    folder = tmp_path / "old"
+    shutil.copytree(V0, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["plan"] = {**manifest["plan"], "targets": ["basic://"]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    done = ycsbctl_in(tmp_path, "rerun", str(folder), "--out", str(tmp_path / "again"), "--allow-concurrent",
+                      "--quiet", "--no-report")
+    assert done.returncode in (0, 1), done.stderr[-3000:]
+    assert f"rerun: {tmp_path / 'again'} is not compared with {folder}: nothing to compare" in done.stderr
+    assert "error:" not in done.stderr and (tmp_path / "again" / "runs.parquet").exists()
