@@ -111,6 +111,28 @@ def test_what_is_not_a_result_folder_is_refused_with_why(tmp_path: Path):
     assert result.exit_code == 2 and "newer than this ycsbctl reads" in result.output
 
 
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("properties", [5], "manifest.plan.properties: an item '5' is not text"),
+    ("threads", [0], "manifest.plan.threads: an item '0' is not a thread count"),
+    ("slice_s", 0, "holds a value this ycsbctl refuses (--slice 0: give seconds from 0.05 to 10)"),
+    ("order", "sideways", "holds a value this ycsbctl refuses (unknown --order 'sideways'"),
+    ("targets", [], "holds a value this ycsbctl refuses (no target")])
+def test_an_edited_manifests_plan_is_one_line_naming_the_manifest_before_anything_runs(
+        key: str, value: object, said: str, tmp_path: Path):
+    """A value no command line gives (an edited manifest): exit 2, one line naming the folder's manifest (was: a
+    traceback for an item of another type; a thread count of 0 went on to run; an option named that was not given)."""
+    folder = tmp_path / "edited"
+    shutil.copytree(V0, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["plan"] = {**manifest["plan"], "targets": ["basic://"], key: value}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    result = run_cli("rerun", str(folder), "--out", str(tmp_path / "again"))
+    line = result.output.strip()
+    assert result.exit_code == 2 and "\n" not in line and said in line, result.output
+    assert line.startswith("error: rerun: ") and f"{folder}/manifest.json" in line
+    assert not (tmp_path / "again").exists()
+
+
 def test_host_differences_name_cpu_cores_kernel_and_server_versions():
     a = Manifest("a", host={"cpu_model": "X", "cores": 2, "kernel": "6.1"},
                  servers={"redis": {"server_version": "7.0.15"}, "gone": {"server_version": "1"}})
@@ -118,3 +140,20 @@ def test_host_differences_name_cpu_cores_kernel_and_server_versions():
     b = Manifest("b", host={"cpu_model": "Y", "cores": 2, "kernel": "6.2"},
                  servers={"redis": {"server_version": "8.0"}})
     assert host_differences(a, b) == ["CPU: X → Y", "kernel: 6.1 → 6.2", "redis server: 7.0.15 → 8.0"]
+
+
+def test_a_rerun_whose_folders_share_no_point_keeps_its_folder_and_exit_code_and_says_why_not_compared(
+        tmp_path: Path):
+    """The stored folder measured other targets than the plan now runs (here: its runs are redis and dragonfly, its
+    plan basic://): the rerun runs and keeps its folder; the comparison it cannot make is one line, and the exit code
+    is the run's (was: "error: compare: nothing to compare", exit 2, as if the command line were wrong)."""
+    folder = tmp_path / "old"
+    shutil.copytree(V0, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["plan"] = {**manifest["plan"], "targets": ["basic://"]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    done = ycsbctl_in(tmp_path, "rerun", str(folder), "--out", str(tmp_path / "again"), "--allow-concurrent",
+                      "--quiet", "--no-report")
+    assert done.returncode in (0, 1), done.stderr[-3000:]
+    assert f"rerun: {tmp_path / 'again'} is not compared with {folder}: nothing to compare" in done.stderr
+    assert "error:" not in done.stderr and (tmp_path / "again" / "runs.parquet").exists()

@@ -197,6 +197,7 @@ BAD = {
                        ["targets[0].binary", "does not exist"]),
     "click's own check": ('threads = "many"\n', ["threads"]),
     "not TOML": ('threads = \n', ["not a TOML file"]),
+    "empty target list": ('targets = []\n', ["targets = []", "names no target", "leave the key out"]),
 }
 
 

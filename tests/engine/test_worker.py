@@ -74,3 +74,16 @@ def test_a_failed_load_insert_is_tried_again_up_to_the_retry_limit_and_failing_e
         assert (binding.calls, worker.ended, worker.errors) == (calls, ended, errors)
         ok, error = (sum(worker.rec.slots[INSERT * 5 + st]) for st in (Status.OK, Status.ERROR))
         assert (ok, error) == ((3, 0) if not ended else (0, 1))
+
+
+def test_a_bindings_own_counters_are_summed_from_zero_sqlites_busy_handler_never_called_with_one_client(tmp_path):
+    """SQLite calls its busy handler only when another connection holds a lock: one client loading a file alone
+    waits on no lock, so every counter the binding keeps (summed by the worker into ``binding_counts``) is 0."""
+    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.spec import PhaseSpec
+    from ycsbctl.workload.properties import load_properties
+
+    props = {k: str(v) for k, v in load_properties("workload-a").items()} | {"recordcount": "50"}
+    r = run_phase(PhaseSpec("load", f"sqlite://{tmp_path / 'one.db'}", props, threads=1, processes=1))
+    assert sum(r.ops["INSERT"].returns.values()) == 50
+    assert r.binding_counts == {"sqlite_busy_calls": 0, "sqlite_busy_ms": 0, "sqlite_busy_long": 0}

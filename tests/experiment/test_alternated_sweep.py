@@ -112,3 +112,44 @@ def test_the_verdicts_are_slice_paired_the_held_server_worse_and_the_twin_never_
     assert proc.returncode == 0, proc.stderr[-2000:]
     cell = next(c for c in json.loads(proc.stdout) if c["target"] == held and c["metric"] == "throughput")
     assert cell["verdict"] == "worse" and cell["ci_high"] < 1, cell
+
+
+def test_a_server_you_run_that_dies_mid_session_fails_alone_and_its_partner_goes_on(tmp_path: Path) -> None:
+    """Two servers given as URLs, alternated at 1, 2 and 4 threads; ``gone`` is killed (SIGKILL) 0.5 s into the first
+    session. Its points from then on fail, each alone; ``kept``'s three points are all measured (none failed), and
+    its own server counted reads after the kill. Was: every later session still
+    held the dead target, so it failed whole and took ``kept``'s points with it ("cannot run against an alternated
+    target")."""
+    import time
+
+    from tests.fixtures.cli import start
+    from tests.fixtures.waiting import LineReader
+
+    kept, gone = start_redis(tmp_path / "kept"), start_redis(tmp_path / "gone")
+    out = tmp_path / "exp"
+    try:
+        proc = start("run", "workload-c", "--targets", f"{kept.url},{gone.url}", "--load", "--threads", "1,2,4",
+                     "--duration", "2", "--records", "300", "--warmup", "0", "--no-telemetry", "--no-yardstick",
+                     "--no-reference", "--no-report", "--allow-concurrent", "--out", str(out))
+        try:
+            LineReader(proc.stderr).wait_for("⇄", 300)
+            time.sleep(0.5)
+            gone.proc.kill()
+            gone.proc.wait()
+            reads_at_kill = redis_hgetall_calls(kept.url)
+            proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        reads_after = redis_hgetall_calls(kept.url) - reads_at_kill
+    finally:
+        kept.stop()
+        gone.stop()
+    runs = pd.read_parquet(out / "runs.parquet")
+    runs = runs[runs["phase"] == "run"].sort_values("threads")
+    mine = runs[runs["target"] == target_label(kept.url)]
+    assert list(mine["threads"]) == [1, 2, 4] and not mine["status"].eq("failed").any(), mine[["threads", "status"]]
+    theirs = runs[runs["target"] == target_label(gone.url)]
+    assert theirs["status"].iloc[-1] == "failed"
+    assert reads_after > 0

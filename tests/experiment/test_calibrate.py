@@ -361,3 +361,39 @@ def test_a_warm_up_of_0_s_runs_no_ycsbctl_warm_up_and_one_of_more_is_round_0_cou
         cal = Calibration(plan, "redis", "redis://", ref.name, {})
         cal_mod._rounds(cal, "redis://", ref, lambda _: None, lambda: [])  # type: ignore[arg-type]
         assert (ours, cal.reads_sent, len(cal.samples)) == (want_ours, want_reads, 4), warmup_s
+
+
+def test_ctrl_c_once_the_load_began_exits_130_in_one_line_saying_the_records_were_removed(redis_server):
+    """Ctrl-C as a terminal sends it, 0.2 s after "loading" (in the load, or past it in the rounds: either way):
+    exit 130 and one line saying what was undone, and the server's own count of the database's keys is 0 again.
+    Was: during the load the engine's interrupted result read as "error: the load failed: interrupted", exit 1."""
+    import time
+
+    from tests.fixtures.cli import ctrl_c, group_processes, start
+    from tests.fixtures.waiting import LineReader, wait_until
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/11"
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    proc = start("calibrate", "--target", url, "--threads", "2", "--duration", "1", "--rounds", "2", "--records",
+                 "100000", "--processes", "1", "--allow-concurrent", own_group=True)
+    try:
+        lines = LineReader(proc.stderr)
+        lines.wait_for("loading 100,000 records", 120)
+        time.sleep(0.2)
+        ctrl_c(proc)
+        said = "".join(lines.rest(60))
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    try:
+        assert proc.returncode == 130, said[-2000:]
+        assert said.strip().splitlines()[-1] == f"calibrate: interrupted: removed the records it loaded from {url}"
+        assert "error:" not in said and "Traceback" not in said, said
+        assert r.dbsize() == 0
+        wait_until(lambda: not group_processes(proc), 15, "every process of the calibration's group gone")
+    finally:
+        r.flushdb()
+        r.close()

@@ -222,3 +222,25 @@ def test_a_load_generator_is_found_by_its_program_past_its_15_letter_name_and_a_
             with contextlib.suppress(psutil.Error):
                 for p in [*psutil.Process(pid).children(recursive=True), psutil.Process(pid)]:
                     p.kill()
+
+
+def test_a_processs_stat_reads_as_psutil_reads_it_and_a_cut_one_as_nothing(tmp_path: Path) -> None:
+    """Name, parent and state of a live process whose name holds ``) (`` (a program named so), as psutil
+    reads them; a stat text cut before the parent, or before the name's end, names no process."""
+    import psutil
+
+    program = tmp_path / "a) (b"
+    program.symlink_to("/bin/sleep")
+    child = subprocess.Popen([str(program), "30"])
+    try:
+        with open(f"/proc/{child.pid}/stat", "rb") as f:
+            stat = f.read(512)
+        name, parent, state = host_claim.parse_stat(stat) or ("", 0, "")
+        seen = psutil.Process(child.pid)
+        assert (name, parent) == (seen.name(), os.getpid()) == ("a) (b", seen.ppid())
+        assert state in "RSD"
+    finally:
+        child.kill()
+        child.wait()
+    assert host_claim.parse_stat(stat[:stat.rfind(b")") + 3]) is None  # the state, no parent
+    assert host_claim.parse_stat(stat[:stat.find(b"(") + 3]) is None  # no closing parenthesis

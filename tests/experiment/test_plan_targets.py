@@ -44,3 +44,35 @@ def test_an_empty_target_is_refused_not_read_as_none_given():
     for values in ([""], [" "], ["redis,"], ["basic://,,redis"], ["redis", ""]):
         with pytest.raises(UserError, match="a target is empty"):
             split_targets(values)
+
+
+def test_two_targets_of_one_address_go_by_two_names_and_a_lone_one_by_its_address():
+    """Two databases of one server, two files of one store, two users of one server, a host list: each target of
+    a plan has a name of its own (as many names as targets), and a target alone keeps its address's name."""
+    from ycsbctl.experiment.targets import target_label, target_labels
+
+    for targets in (["redis://127.0.0.1:6399/0", "redis://127.0.0.1:6399/1"],
+                    ["redis://127.0.0.1:6399", "redis://127.0.0.1:6399/1", "basic://"],
+                    ["redis://a:x@127.0.0.1:6399", "redis://b:y@127.0.0.1:6399"],
+                    ["sqlite:///tmp/a.db", "sqlite:///tmp/b.db", "sqlite:///tmp/c/a.db"],
+                    ["mongodb://127.0.0.1:1,127.0.0.1:2/ycsb", "mongodb://127.0.0.1:1/ycsb"]):
+        labels = target_labels(targets)
+        assert len(set(labels)) == len(targets), labels
+        assert [target_label(t, targets) for t in targets] == labels
+        assert not any(secret in x for x in labels for secret in ("x@", "y@", ":x", ":y")), labels
+    assert target_labels(["redis://127.0.0.1:6399/0", "redis://127.0.0.1:6399/1"]) == [
+        "redis-127-0-0-1-6399-db0", "redis-127-0-0-1-6399-db1"]
+    assert target_label("redis://127.0.0.1:6399/1") == "redis-127-0-0-1-6399" == target_label(
+        "redis://127.0.0.1:6399/1", ["redis://127.0.0.1:6399/1", "redis://127.0.0.1:7000/1"])
+    assert target_label("sqlite:///tmp/a.db") == "sqlite"
+
+
+def test_a_study_of_two_databases_of_one_server_has_two_targets_and_their_points_two_run_ids():
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.experiment.resolve import resolve_study
+
+    study = resolve_study(Plan(workloads=["workload-b"], targets=["redis://127.0.0.1:6399/0",
+                                                                  "redis://127.0.0.1:6399/1"], threads=[1]))
+    assert [t.label for t in study.targets] == ["redis-127-0-0-1-6399-db0", "redis-127-0-0-1-6399-db1"]
+    loads = [study.dataset_load(t, study.first).run_id for t in study.targets]
+    assert len(set(loads)) == 2, loads

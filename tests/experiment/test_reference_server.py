@@ -46,3 +46,42 @@ def test_the_reference_shares_the_sessions_length_and_takes_no_session_time() ->
     measured, warmup = session_length(study, 3, compared=2)
     assert measured == pytest.approx(21.0) and warmup == pytest.approx(3.0)
     assert measured / 3 == pytest.approx(7.0)
+
+
+def test_ctrl_c_while_the_reference_loads_stops_the_run_and_its_server(module_redis, tmp_path) -> None:
+    """Ctrl-C as a terminal sends it, 0.1 s after "reference: loading" (in its load of 20,000 records, or past it):
+    exit 130, the folder interrupted, the line saying the servers ycsbctl started were stopped, and nothing answers on
+    the reference's port. Was: the engine's interrupted
+    result of the reference's load went unread, and the run went on to measure every session (exit 1, "partial")."""
+    import json
+    import re
+    import socket
+    import time
+
+    from tests.fixtures.cli import ctrl_c, start
+    from tests.fixtures.waiting import LineReader
+
+    base = module_redis.url.rsplit("/", 1)[0]
+    out = tmp_path / "out"
+    proc = start("run", "workload-c", "--targets", f"{base}/1,{base}/2", "--load", "--reference", "--records",
+                 "20000", "--threads", "1", "--duration", "1", "--warmup", "0", "--no-telemetry", "--no-yardstick",
+                 "--no-report", "--allow-concurrent", "--out", str(out), own_group=True)
+    try:
+        lines = LineReader(proc.stderr)
+        up = lines.wait_for("measured as one more target in every alternated session", 300)
+        lines.wait_for("reference: loading", 60)
+        time.sleep(0.1)
+        ctrl_c(proc)
+        said = "".join(lines.rest(60))
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, said[-3000:]
+    assert "interrupted: stopped every server we started; keeping the finished points" in said, said[-3000:]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    port = int(re.search(r"redis://127\.0\.0\.1:(\d+)/", up).group(1))  # type: ignore[union-attr]
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()

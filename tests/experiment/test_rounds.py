@@ -89,6 +89,8 @@ def test_blocks_when_asked_or_when_the_servers_cannot_all_stay_up_and_it_says_wh
     assert servers_fit(2, "8g", available=4 * 2**30) == full
     assert servers_fit(2, "1g", available=4 * 2**30) is None and servers_fit(1, "8g", available=4 * 2**30) is None
     assert servers_fit(3, None, available=1) is None
+    assert servers_fit(2, "2g", available=4 * 2**30) is None  # 2 × 2 GiB is exactly the 4 GiB available: they fit
+    assert servers_fit(2, "2g", available=4 * 2**30 - 1) is not None  # a byte short: they do not
     order, why = resolve_order("auto", 2, 3, False, False, False, full)
     assert order == "blocks" and why.endswith(full)
     assert resolve_order("interleaved", 2, 3, False, False, False, full) == ("interleaved", None)  # as asked

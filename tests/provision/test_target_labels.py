@@ -243,3 +243,16 @@ def test_the_command_lines_settings_win_over_the_files(tmp_path) -> None:
     maps = target_spec_maps(("lazy:lazyfree-lazy-user-del=no",), (), (), read_targets_file(str(f)))
     assert maps["server_settings"] == {"lazy": {"lazyfree-lazy-user-del": "no", "lazyfree-lazy-server-del": "yes"}}
     assert maps["target_kinds"] == {"lazy": "redis"}
+
+
+@pytest.mark.parametrize("label", ["reference", "Reference"])
+def test_the_reference_servers_name_is_no_targets_label(label: str) -> None:
+    """A target labelled as the reference server (from a targets file, a study's label, --target-kind) would share
+    its run ids and slice rows in the folder: refused in one line, whichever way the label is given."""
+    from ycsbctl.experiment import reference
+    from ycsbctl.provision.target_spec import RESERVED_LABELS, check_label, parse_target_kinds
+
+    assert reference.LABEL in RESERVED_LABELS
+    for give in (lambda: check_label(label), lambda: parse_target_kinds((f"{label}=redis",))):
+        with pytest.raises(UserError, match=f"target label '{label}': the name of the reference server"):
+            give()

@@ -30,6 +30,9 @@ def test_the_fewest_rounds_of_any_cell_is_named_with_its_plural_and_enough_round
     assert "--repeat 5" in two
     assert few_rounds(runs({("a", 8): [1.0] * FEW_ROUNDS, ("b", 8): [1.0] * 9}), "after") is None
     assert few_rounds(pd.DataFrame(), "after") is None  # no compared cell: nothing to say
+    # why a folder has one round is said only for --repeat auto's rounds (a --repeat 1 folder ran one as asked)
+    assert "--repeat auto run stops" not in (few_rounds(mixed, "after") or "")
+    assert "(a --repeat auto run stops once its own cells are decided): " in (few_rounds(mixed, "after", True) or "")
 
 
 def test_a_yardstick_without_a_spread_is_said_to_be_taken_as_exact_and_one_with_it_widens_the_interval():

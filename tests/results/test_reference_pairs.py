@@ -173,3 +173,40 @@ def test_the_json_of_an_undecided_cell_has_its_interval_and_detectable_size(tmp_
                              for x in undecided)
     tp = [x for x in undecided if x["metric"] == "throughput"]
     assert tp and all(x["decided_by"].startswith("undecided: the host differed") for x in tp)
+
+
+def test_a_slices_table_with_text_for_a_figure_is_named_left_out_and_rebuilt_and_one_gone_is_said(tmp_path, capsys):
+    """slices.parquet edited to hold text in a count: named damaged, the table rebuilt from its parts (the same rows
+    as written); one part holding text: named, its rows alone left out; every slice gone from a folder that
+    alternated: said, once. Was: a ValueError traceback from report and compare; a folder without its slices read
+    point against point without a word."""
+    folder = make_folder(tmp_path, "A", seed=1)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["plan"]["run_order"] = "alternate"  # as a folder of an alternated run says
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    written = st.conform(pd.read_parquet(folder / "slices.parquet"))
+    written = written[written[st.ROLE] == st.TARGET]
+    table = pd.read_parquet(folder / "slices.parquet").astype({"operations": str})
+    table.loc[0, "operations"] = "many"  # written by hand: the column is text now
+    table.to_parquet(folder / "slices.parquet")
+    slices = load(folder).slices()
+    assert f"warning: {folder / 'slices.parquet'} is damaged (ValueError: its column operations holds" in \
+        capsys.readouterr().err
+    assert len(slices[slices[st.ROLE] == st.TARGET]) == len(written)
+    part = sorted((folder / "parts" / "slices").glob("*.parquet"))[0]
+    bad = pd.read_parquet(part)
+    bad.astype({"threads": str}).assign(threads="x").to_parquet(part)
+    (folder / "slices.parquet").unlink()
+    slices = load(folder).slices()
+    assert f"warning: {part} is damaged (ValueError: its column threads holds 'x', not a number)" in \
+        capsys.readouterr().err
+    kept = slices[slices[st.ROLE] == st.TARGET]
+    assert len(kept) == len(written) - len(bad) and set(bad["run_id"]).isdisjoint(kept["run_id"])
+    for p in (folder / "parts" / "slices").glob("*.parquet"):
+        p.unlink()
+    load(folder)
+    assert capsys.readouterr().err.count("alternated its targets but the sessions' slices (slices.parquet, "
+                                         "parts/slices/) are gone") == 1
+    with pytest.raises(ValueError, match="its column warmup holds 'x', not a flag"):
+        st.conform(written.assign(warmup="x"), strict=True)
+    assert st.conform(written.assign(errors="x"))["errors"].isna().all()  # not strict: not a number, so NaN

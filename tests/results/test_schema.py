@@ -198,6 +198,12 @@ def test_a_plan_value_of_the_wrong_json_type_is_named_where_the_manifest_is_read
         wrong = 5 if kind == "text" else "x"
         with pytest.raises(SchemaError, match=rf"^manifest\.plan\.{key}: '{wrong}' is not {kind}$"):
             Manifest.from_dict({"experiment_id": "x", "plan": {**written, key: wrong}})
+    from ycsbctl.results.schema import PLAN_ITEMS
+
+    for key, kind in PLAN_ITEMS.items():  # an item of a list key of another JSON type; a thread count below 1
+        for wrong in ([5] if kind == "text" else ["8", 0, True, 2.0]):
+            with pytest.raises(SchemaError, match=rf"^manifest\.plan\.{key}: an item '{wrong}' is not "):
+                Manifest.from_dict({"experiment_id": "x", "plan": {**written, key: [*written[key], wrong]}})
     for alpha in (0, 1, 1.5, -0.05):
         with pytest.raises(SchemaError, match="is no significance level"):
             Manifest.from_dict({"experiment_id": "x", "plan": {**written, "alpha": alpha}})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ycsbctl.results.causes import by_cause, cause
+from ycsbctl.results.causes import by_cause, cause, counts_text
 from ycsbctl.results.frames import load
 from ycsbctl.results.verdicts import baseline_of, cost_verdicts, uncompared
 
@@ -75,6 +75,8 @@ def test_a_reason_of_a_server_or_driver_is_cut_at_its_first_figure_or_parenthesi
     assert cause("failed", None, "ConnectionLost: reset (by peer)") == "ConnectionLost: reset"
     assert cause("failed", None, "12 workers exited") == "N workers exited"  # a figure first: figures replaced
     assert cause("failed", None, None) == ""
+    assert cause("failed", None, "RuntimeError: no route to mongodb://10.0.0.1:27017/ycsb") == \
+        "RuntimeError: no route to"  # a URL is an address, not a cause: never "…mongodb://"
     assert cause("degraded", "host-busy", "another benchmark ran on this host meanwhile (pid 7: ycsbctl)") == \
         "host busy: another benchmark"
 
@@ -123,3 +125,19 @@ def test_a_real_folder_whose_target_failed_counts_its_failures(reader_folders) -
                      f"{failed['target'].iloc[0]}, "
                      "2 failed (errors above --max-error-rate); only ok points (and host-busy ones of rounds that "
                      "interleave the targets) are compared, so there is no verdict and no cost table."]
+
+
+def test_an_alternated_sessions_lost_and_unreachable_targets_are_named_by_what_happened_not_cut_at_their_url() -> None:
+    """The reasons a sweep writes when a server you run dies mid-session (the engine's words, as the campaign of
+    29 Nov read them): grouped as "lost the server" and "could not connect", whichever address they name; was
+    "cannot run against redis://", one group per address."""
+    lost = ("lost the server (connection closed by the server); reconnecting failed: cannot connect to "
+            "127.0.0.1:43985: [Errno 111] Connection refused")
+    alone = ("cannot run against redis://127.0.0.1:43985: cannot connect to 127.0.0.1:43985: [Errno 111] Connection "
+             "refused")
+    partner = ("cannot run against an alternated target: cannot connect to 127.0.0.1:46989: [Errno 111] Connection "
+               "refused (alternated target 2: redis://127.0.0.1:46989)")
+    assert [cause("failed", None, x) for x in (lost, alone, partner)] == [
+        "lost the server", "could not connect", "could not connect"]
+    rows = pd.DataFrame({"status": ["failed"] * 3, "error": [alone, alone.replace("43985", "43986"), lost]})
+    assert counts_text(rows) == "2 failed (could not connect), 1 failed (lost the server)"

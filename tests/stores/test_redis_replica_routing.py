@@ -1,6 +1,6 @@
-"""Reads on a replica without a server: ``redis.readfrom`` read as YCSB-style names, the replicas a ROLE
-reply lists (as Redis writes ROLE), and which connection's words a failed operation carries (the one that
-answered it, only when it failed)."""
+"""Reads on a replica (a real redis-server only where its ROLE is asked): ``redis.readfrom`` read as YCSB-style
+names, the replicas a ROLE reply lists (as Redis writes ROLE), and which connection's words a failed operation
+carries (the one that answered it, only when it failed)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.stores.binding import Status
 from ycsbctl.stores.redis.binding import RedisBinding
 from ycsbctl.stores.redis.options import RedisOptions
-from ycsbctl.stores.redis.replica_reads import ReplicaReadBinding, read_from, replica_addresses
+from ycsbctl.stores.redis.replica_reads import ReplicaReadBinding, open_replica_reads, read_from, replica_addresses
 
 
 def test_readfrom_is_primary_or_replica_and_nothing_else():
@@ -41,3 +41,24 @@ def test_a_failed_operation_carries_the_words_of_the_connection_that_answered_it
     assert b._said(primary, Status.ERROR) is Status.ERROR and b.last_error == primary.last_error
     replica.last_error = "timed out after 1 s"
     assert b._said(replica, Status.TIMEOUT) is Status.TIMEOUT and b.last_error == "timed out after 1 s"
+
+
+def test_the_role_asked_before_any_watchdog_waits_at_least_a_second_whatever_the_operation_timeout(redis_server):
+    """A server paused (``CLIENT PAUSE 300``: every client's command waits 0.3 s) answers ROLE after the pause:
+    with an operation timeout of 0.05 s the ROLE still gets its 1 s, so the answer read is the server's own
+    (a primary with no replica), not a deadline passed."""
+    import asyncio
+
+    import redis
+
+    async def ask() -> None:
+        seed = RedisBinding(RedisOptions(redis_server.url), 0.05)
+        await seed.connect()
+        try:
+            assert redis.Redis.from_url(redis_server.url).execute_command("CLIENT", "PAUSE", 300, "ALL")
+            await open_replica_reads(RedisOptions(redis_server.url), 1, 0.05, seed)
+        finally:
+            await seed.close()
+
+    with pytest.raises(UserError, match=r"is no primary with replicas \(ROLE: a master with no replica\)"):
+        asyncio.run(ask())

@@ -121,3 +121,11 @@ def test_ss_output_is_read_per_connection_and_an_absent_counter_is_zero():
     assert parse_ss(text) == {(b"127.0.0.1:58874", b"127.0.0.1:6379"): (100, 7, 3, 2),
                               (b"127.0.0.1:58880", b"127.0.0.1:6379"): (0, 0, 1, 1)}
     assert min_rtts_ms(text) == [0.006, 0.25]
+
+
+def test_ss_output_cut_inside_a_connections_line_leaves_that_connection_out():
+    """ss killed (or its pipe read) mid-line: a last line of one field, then its counters, names no connection."""
+    from ycsbctl.telemetry.wire import parse_ss
+    whole = b"0      0      127.0.0.1:58874 127.0.0.1:6379\n\t bytes_sent:100 bytes_received:7 segs_out:3 segs_in:2\n"
+    assert parse_ss(whole + b"0\n\t bytes_sent:5 segs_out:1\n") == parse_ss(whole) == {
+        (b"127.0.0.1:58874", b"127.0.0.1:6379"): (100, 7, 3, 2)}

@@ -60,6 +60,10 @@ def rerun(folder: Path, targets: tuple[str, ...], binaries: tuple[str, ...], pro
         click.echo(f"host: as in {folder} (CPU, cores, kernel and server versions alike)")
     from ycsbctl.cli.report import compare
 
-    click.get_current_context().invoke(compare, directories=(folder, outcome.folder),
-                                       output=outcome.folder / "compare.html")
+    try:
+        click.get_current_context().invoke(compare, directories=(folder, outcome.folder),
+                                           output=outcome.folder / "compare.html")
+    except UserError as exc:  # the run went as it went: its folder is kept and its exit code stands (not 2)
+        click.echo(f"rerun: {outcome.folder} is not compared with {folder}: "
+                   f"{exc.message.removeprefix('compare: ')}", err=True)
     raise SystemExit(outcome.exit_code)

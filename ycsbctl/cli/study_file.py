@@ -100,6 +100,9 @@ def read_study(path: Path, ctx: click.Context) -> dict[str, Any]:
         key, param = params[name]
         value = _paths(path, key, param, _as_given(name, value))
         values[name] = _converted(path, key, param, value, ctx)
+    if getattr(study, "targets", None) == []:  # an empty list is never "no target named": the default plan
+        raise UserError(f"{path}: targets = []: the list names no target", fix="name each target (redis, mongodb, "
+                        "basic://, redis://host:port…), or leave the key out for the default plan")
     for i, table in enumerate(getattr(study, "targets", None) or []):
         try:
             table = table if isinstance(table, TargetTable) else _bare(table)

@@ -370,3 +370,13 @@ def _processes(n: int) -> str:
 def run_phase(spec: PhaseSpec, progress: Callable[[Tick], None] | None = None) -> PhaseResult:
     """Run one phase with the native engine (see :class:`PhaseRunner`)."""
     return PhaseRunner(spec).run(progress)
+
+
+def unless_interrupted(result: PhaseResult) -> PhaseResult:
+    """``result``, or KeyboardInterrupt again when Ctrl-C (or SIGTERM) stopped its phase. The engine catches the
+    interrupt to hand back what its workers measured (a point kept as ``interrupted``); a caller that keeps no such
+    result — a load that only prepares, calibrate's sides — passes it through this, or the Ctrl-C is lost (the
+    reference server's load went on to measure every session; calibrate said "the load failed", exit 1)."""
+    if result.status == "interrupted":
+        raise KeyboardInterrupt
+    return result

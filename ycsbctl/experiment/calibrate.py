@@ -139,7 +139,18 @@ def reference_for(plan: CalibratePlan) -> ReferenceClient:
 def calibrate(plan: CalibratePlan, say: Callable[[str], None], command_line: str = "ycsbctl calibrate",
               allow_concurrent: bool = False) -> Calibration:
     """Start (or attach to) the target, load the records, run the rounds, empty the database and stop
-    what was started (Ctrl-C included)."""
+    what was started. Ctrl-C (or SIGTERM) included: then one line says what was undone, and the exit is 130."""
+    undone: list[str] = []
+    try:
+        return _calibrate(plan, say, command_line, allow_concurrent, undone)
+    except KeyboardInterrupt:
+        say(f"calibrate: interrupted: {'; '.join(undone) or 'nothing was started'}")
+        raise SystemExit(130) from None
+
+
+def _calibrate(plan: CalibratePlan, say: Callable[[str], None], command_line: str, allow_concurrent: bool,
+               undone: list[str]) -> Calibration:
+    """:func:`calibrate`'s work; ``undone`` gathers what its clean-up undid, in the user's words."""
     from ycsbctl.experiment.host_claim import claim_host
     from ycsbctl.provision import provision, teardown
     from ycsbctl.stores.admin import clear_dataset, count_records
@@ -169,10 +180,13 @@ def calibrate(plan: CalibratePlan, say: Callable[[str], None], command_line: str
             cal.load_avg = (cal.load_avg[0], os.getloadavg()[0])
         finally:
             clear_dataset(ep.url)
+            undone.append(f"removed the records it loaded from {redact_url(ep.url)}")
         return cal
     finally:
         if ep is not None:
             teardown(ep)
+            if "://" not in plan.target:
+                undone.append("stopped the server it started")
         claim.close()
 
 
@@ -188,22 +202,23 @@ def _properties(plan: CalibratePlan, ref: ReferenceClient) -> dict[str, str]:
 
 
 def _load(url: str, props: dict[str, str], plan: CalibratePlan, say: Callable[[str], None]) -> None:
-    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.runner import run_phase, unless_interrupted
     from ycsbctl.engine.spec import PhaseSpec
 
     say(f"loading {plan.records:,} records ({props['zeropadding']}-digit ordered keys, as the reference names them)")
-    r = run_phase(PhaseSpec("load", url, props, threads=min(8, plan.records), processes=plan.processes, seed=plan.seed))
+    r = unless_interrupted(run_phase(PhaseSpec("load", url, props, threads=min(8, plan.records),
+                                               processes=plan.processes, seed=plan.seed)))
     insert = r.ops.get("INSERT")
     if r.status != "ok" or insert is None or insert.returns.get("OK", 0) != plan.records:
         raise UserError(f"the load failed: {r.errors or r.status}", exit_code=1)
 
 
 def _ours(url: str, props: dict[str, str], plan: CalibratePlan, threads: int, duration_s: float, rnd: int) -> Sample:
-    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.runner import run_phase, unless_interrupted
     from ycsbctl.engine.spec import PhaseSpec
 
-    r = run_phase(PhaseSpec("run", url, props, threads=threads, duration_s=duration_s, processes=plan.processes,
-                            seed=plan.seed + rnd))
+    r = unless_interrupted(run_phase(PhaseSpec("run", url, props, threads=threads, duration_s=duration_s,
+                                               processes=plan.processes, seed=plan.seed + rnd)))
     read = r.ops.get("READ")
     if r.status != "ok" or read is None or not read.operations:
         why = r.errors or (r.status if r.status != "ok" else "it measured no read")

@@ -89,13 +89,20 @@ def _processes() -> dict[int, tuple[str, int, str]]:
                 stat = f.read(512)
         except OSError:  # gone since the listing
             continue
-        close = stat.rfind(b")")
-        fields = stat[close + 2:].split(b" ", 2)
-        if close < 0 or len(fields) < 2:
-            continue
-        out[int(entry)] = (stat[stat.find(b"(") + 1:close].decode(errors="replace"), int(fields[1]),
-                           fields[0].decode(errors="replace"))
+        read = parse_stat(stat)
+        if read is not None:
+            out[int(entry)] = read
     return out
+
+
+def parse_stat(stat: bytes) -> tuple[str, int, str] | None:
+    """``/proc/<pid>/stat``'s (name, parent pid, state letter), or None for a text cut before its state and parent
+    (the name is whatever stands between the first ``(`` and the last ``)``: a name may hold either)."""
+    close = stat.rfind(b")")
+    fields = stat[close + 2:].split(b" ", 2)
+    if close < 0 or len(fields) < 2:
+        return None
+    return stat[stat.find(b"(") + 1:close].decode(errors="replace"), int(fields[1]), fields[0].decode(errors="replace")
 
 
 def _descendants(root: int, procs: dict[int, tuple[str, int, str]]) -> set[int]:

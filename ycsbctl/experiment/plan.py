@@ -18,7 +18,7 @@ from ycsbctl.errors import UserError
 from ycsbctl.experiment.axes import parse_rates as parse_rates
 from ycsbctl.experiment.axes import parse_threads
 from ycsbctl.experiment.profiles import PROFILES, Profile
-from ycsbctl.experiment.targets import is_url, target_label
+from ycsbctl.experiment.targets import is_url, target_label, target_labels
 from ycsbctl.experiment.targets import split_targets as split_targets
 from ycsbctl.stores import registry
 from ycsbctl.urls import redact_url
@@ -139,9 +139,9 @@ class Plan:
 
         if self.placement not in PLACEMENTS:
             raise UserError(f"unknown --placement {self.placement!r}: use one of {', '.join(PLACEMENTS)}")
-        if self.baseline is not None and self.baseline not in [target_label(t) for t in self.targets]:
+        if self.baseline is not None and self.baseline not in target_labels(self.targets):
             raise UserError(f"--baseline {self.baseline}: not one of the targets "
-                            f"({', '.join(target_label(t) for t in self.targets)})")
+                            f"({', '.join(target_labels(self.targets))})")
         if self.engine not in ("native", "ycsb"):
             raise UserError(f"unknown engine {self.engine!r}: use native or ycsb")
         if self.backend not in ("auto", "docker", "local"):
@@ -204,7 +204,7 @@ class Plan:
     def _check_labels(self) -> None:
         """Every catalogue target has a kind; settings, kinds and binaries name targets we start."""
         specs = {t: self.spec(t) for t in self.targets if not is_url(t)}
-        urls = {target_label(t): t for t in self.targets if is_url(t)}
+        urls = {x: t for x, t in zip(target_labels(self.targets), self.targets) if is_url(t)}
         for flag, given in (("--server-config", self.server_settings), ("--target-kind", self.target_kinds)):
             for label in given:
                 if label in urls:
@@ -305,7 +305,7 @@ class Plan:
     @property
     def baseline_label(self) -> str:
         """The target the others are compared with: ``--baseline``, else the first."""
-        return self.baseline or target_label(self.targets[0])
+        return self.baseline or target_labels(self.targets)[0]
 
     def points(self) -> int:
         """Points planned; with ``--slo``, the most the search may run (its unpaced point included);
@@ -348,9 +348,9 @@ class Plan:
         for t in self.targets:
             proto = registry.for_url(t) if is_url(t) else registry.get(get_target(self.spec(t).kind).protocol)
             if not proto.has_server:  # its work is the client's: a client on half the CPUs would halve it
-                unplaceable.append(f"{target_label(t)} (runs inside the client, no server)")
+                unplaceable.append(f"{target_label(t, self.targets)} (runs inside the client, no server)")
             elif is_url(t):
-                unplaceable.append(f"{target_label(t)} (a server you run)")
+                unplaceable.append(f"{target_label(t, self.targets)} (a server you run)")
             elif (host := engine_for(t, self.docker_hosts)) and engine_address(host) is not None:
                 unplaceable.append(f"{t} (on the Docker engine {engine_address(host)})")
         cpus = parse_cpuset(self.server_cpus) if self.server_cpus else None

@@ -62,6 +62,7 @@ class ReferenceServer:
             on, why = False, f"the plan does not alternate (order {study.order})"
         self.why_off: str | None = None if on else why
         self.endpoint: Endpoint | None = None
+        self.started = False  # its server was up at some time of the sweep (stopped or not since)
         self.loaded: str | None = None  # the dataset key it holds
         self.target = Target(LABEL, LABEL, "redis", loads=True, kind="redis")
         self._record(initial=True)
@@ -113,6 +114,7 @@ class ReferenceServer:
                             notes=["the reference: measured in every alternated session, kept as slices only"])
         try:
             self.endpoint = LocalProvisioner().up(LABEL, options)
+            self.started = True
         except UserError as exc:
             self._off(f"redis-server cannot be started here: {exc.message}")
             return False
@@ -127,6 +129,10 @@ class ReferenceServer:
         assert self.endpoint is not None
         self.console.note(f"reference: loading {case.record_count:,} records of {case.name}")
         out = load_dataset(self.endpoint, self.study.dataset_load(self.target, case), self.study, None)
+        if out.result is not None:
+            from ycsbctl.engine.runner import unless_interrupted
+
+            unless_interrupted(out.result)  # kept nowhere: a Ctrl-C during it stops the sweep
         if out.error is not None or out.result is None:
             self._off(f"its dataset could not be loaded: {out.error}")
             return False

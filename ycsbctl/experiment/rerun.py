@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.plan import Plan
-from ycsbctl.experiment.targets import is_url, target_label
+from ycsbctl.experiment.targets import is_url, target_label, target_labels
 from ycsbctl.results.documents import SchemaError
 from ycsbctl.results.schema import Manifest
 
@@ -42,15 +42,25 @@ def read_manifest(folder: Path) -> Manifest:
     return manifest
 
 
+def plan_of_manifest(folder: Path, manifest: Manifest, command: str) -> Plan:
+    """The :class:`Plan` ``manifest`` (of ``folder``) stored, or a UserError naming the manifest (``command``:
+    ``rerun`` or ``--resume``, the words the line starts with)."""
+    try:
+        return Plan.from_dict(manifest.plan)
+    except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
+        raise UserError(f"{command}: the plan in {folder}/manifest.json cannot be read by this ycsbctl ({exc})") \
+            from None
+    except UserError as exc:  # a value no command line can give (an edited manifest): the file named, not an option
+        raise UserError(f"{command}: the plan in {folder}/manifest.json holds a value this ycsbctl refuses "
+                        f"({exc.message})") from None
+
+
 def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
                 binaries: tuple[str, ...] = (), properties: tuple[str, ...] = ()) -> Plan:
     """The plan ``manifest`` stored, with ``targets`` (``LABEL=URL``: a server you run in place of the stored
     target ``LABEL``; a bare URL: a stored URL's password given again), ``binaries`` (``NAME=PATH``) and
     ``properties`` (``name=value``: a password property the manifest stored as ``***``) in."""
-    try:
-        plan = Plan.from_dict(manifest.plan)
-    except TypeError as exc:  # a key of a wrong shape in an edited or foreign manifest
-        raise UserError(f"rerun: the plan in {folder}/manifest.json cannot be read by this ycsbctl ({exc})") from None
+    plan = plan_of_manifest(folder, manifest, "rerun")
     swapped = dict(t.partition("=")[::2] for t in targets if "=" in t.partition("://")[0])
     bare = [t for t in targets if "=" not in t.partition("://")[0]]
     plan = _swapped(plan, swapped)
@@ -75,7 +85,7 @@ def stored_plan(folder: Path, manifest: Manifest, targets: tuple[str, ...] = (),
 def _swapped(plan: Plan, swapped: dict[str, str]) -> Plan:
     """``plan`` with each stored target ``label`` of ``swapped`` replaced by its URL (its settings, kind, binary and
     image dropped: the server is yours)."""
-    labels = [target_label(t) for t in plan.targets]
+    labels = target_labels(plan.targets)
     for label, url in swapped.items():
         if label not in labels:
             raise UserError(f"rerun --target {label}=…: the stored targets are {', '.join(labels)}",
@@ -83,11 +93,11 @@ def _swapped(plan: Plan, swapped: dict[str, str]) -> Plan:
         if not is_url(url):
             raise UserError(f"rerun --target {label}={url}: give the URL of a server you run (redis://HOST:PORT, "
                             "mongodb://…)")
-    targets = [swapped.get(target_label(t), t) for t in plan.targets]
+    targets = [swapped.get(x, t) for x, t in zip(labels, plan.targets)]
     gone = set(swapped)
     baseline = plan.baseline
     if baseline in gone:
-        baseline = target_label(swapped[baseline])
+        baseline = target_label(swapped[baseline], targets)
     return replace(plan, targets=targets, baseline=baseline,
                    server_settings={k: v for k, v in plan.server_settings.items() if k not in gone},
                    target_kinds={k: v for k, v in plan.target_kinds.items() if k not in gone},

@@ -46,7 +46,7 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
             for target in plan.targets:
                 why = refusal(built, stores[target].name, kinds[target], max(plan.threads), plan.timeout_s)
                 if why:  # a cell its store cannot do: refused alone (experiment.cannot)
-                    cannot.append(CannotCell(target_label(target), workload_name(workload), why))
+                    cannot.append(CannotCell(target_label(target, plan.targets), workload_name(workload), why))
                 else:
                     require_executor(built, stores[target], props)
         read_client_properties(props, "load" if plan.phase == "load" else "run")
@@ -91,15 +91,15 @@ def resolve_target(plan: Plan, name: str, props: Properties) -> Target:
     authenticate alike; a catalogue label with its kind, settings and binary."""
     if is_url(name):
         proto = registry.for_url(name)
-        return Target(name, target_label(name), proto.name, plan.loads(name),
+        return Target(name, target_label(name, plan.targets), proto.name, plan.loads(name),
                       url=proto.url_with_properties(name, props),
                       image=plan.images.get(name))
     from ycsbctl.provision.catalog import get_target
     from ycsbctl.provision.engines import engine_for
 
     spec = plan.spec(name)
-    return Target(name, target_label(name), get_target(spec.kind).protocol, plan.loads(name), kind=spec.kind,
-                  settings=dict(spec.settings), binary=spec.binary, image=plan.images.get(name),
+    return Target(name, target_label(name, plan.targets), get_target(spec.kind).protocol, plan.loads(name),
+                  kind=spec.kind, settings=dict(spec.settings), binary=spec.binary, image=plan.images.get(name),
                   docker_host=engine_for(name, plan.docker_hosts), tls=plan.tls)
 
 

@@ -112,7 +112,9 @@ def _reopen(resume: Path, given: Plan, resume_targets: bool) -> tuple[ResultFold
         if m.source == "import-ycsb":  # was resumed: our own points added as repetitions of another tool's
             raise UserError(f"{resume} holds YCSB output read by import-ycsb: there is no plan of ours "
                             "to finish", fix="start a new experiment (ycsbctl run … --out DIR) and compare the two")
-        resumed = resolve_study(Plan.from_dict(m.plan).with_secrets(
+        from ycsbctl.experiment.rerun import plan_of_manifest
+
+        resumed = resolve_study(plan_of_manifest(resume, m, "--resume").with_secrets(
             given.targets if resume_targets else [], given.properties))
         _check_host_limits(resumed)
         stored.append(resumed)

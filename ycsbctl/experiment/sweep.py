@@ -95,8 +95,9 @@ class Sweep(Alternated):
         except KeyboardInterrupt:
             self.outcome.interrupted = True
             self.console.close()
-            started = "stopped every server we started" if any(not t.is_url for t in self.study.targets) else \
-                "no server of ours was running (the targets are URLs)"
+            ours = any(not t.is_url for t in self.study.targets) or self.reference.started  # the reference is ours
+            started = ("stopped every server we started" if ours else
+                       "no server of ours was running (the targets are URLs)")
             self.console.note(f"interrupted: {started}; keeping the finished points")
         return self.outcome
 

@@ -6,8 +6,10 @@ A round (:func:`ycsbctl.experiment.rounds.round_points`) keeps a cell's targets 
 ``alternate`` order those points are measured at once, one record per target sharing a ``session`` id, so the host's
 noise at every time scale longer than a slice lands on both sides of their ratio. A cell that cannot alternate (a
 run phase that inserts, a load, a target stopped) is measured point by point as in the ``interleaved`` order, and
-the first such cell says why, once. Every alternated session holds the reference server too, as its last target
-(:mod:`ycsbctl.experiment.reference`), where it is on.
+the first such cell says why, once. A server you run (a URL) that stops answering during a session is measured apart
+from the others until it answers again: its points fail alone, as in the ``interleaved`` order, and the other
+targets' sessions go on without it (one that cannot connect would fail the whole session). Every alternated session
+holds the reference server too, as its last target (:mod:`ycsbctl.experiment.reference`), where it is on.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ class Alternated(SweepTargets):
             live = [p for p in cell if p.target.name not in self._stopped]  # a skipped target stays out
             why = why_not_together(live, self.study) if self.order == "alternate" else "interleaved"
             if why is None:
-                self.measure_together(live)
+                apart = [p for p in live if not self._answers(p.target)]
+                for point in apart:  # a server you run that does not answer: its point fails alone
+                    self.measure(point)
+                self.measure_together([p for p in live if p not in apart])
                 continue
             if self.order == "alternate" and len(live) > 1:
                 self._alone(why)
@@ -82,6 +87,30 @@ class Alternated(SweepTargets):
             return False
         state.loaded = case.dataset_key
         return True
+
+    def _answers(self, target: Target) -> bool:
+        """Whether ``target`` can be in an alternated session: True for a server we started (a crash restarts it:
+        :meth:`_died`) and for a URL whose last session went well; a URL's server that did not answer after its
+        last session (:meth:`_not_answering`) is asked again, and is back once it answers."""
+        apart: set[str] = self.__dict__.setdefault("_apart", set())
+        if target.name not in apart:
+            return True
+        if self.servers.lost(self.up[target.name].endpoint) is not None:
+            return False
+        apart.discard(target.name)
+        self.console.note(f"{target.label}: its server answers again; measured in the alternated sessions again")
+        return True
+
+    def _not_answering(self, record: RunRecord, target: Target) -> None:
+        """After a session: a URL target whose point failed and whose server does not answer now is measured apart
+        (:meth:`_answers`), said once."""
+        if not target.is_url or record.status != RunStatus.FAILED:
+            return
+        lost = self.servers.lost(self.up[target.name].endpoint)
+        if lost is not None:
+            self.__dict__.setdefault("_apart", set()).add(target.name)
+            self.console.note(f"{target.label}: the server {lost} during the alternated session; its points are "
+                              "measured apart, the other targets' go on alternated without it")
 
     def _alone(self, why: str) -> None:
         """Say once per reason that a cell's targets are measured one after another."""
@@ -120,6 +149,8 @@ class Alternated(SweepTargets):
             raise KeyboardInterrupt
         if ref is not None:
             self.reference.lost()
+        for point, record in zip(ready, records):
+            self._not_answering(record, point.target)
         for point in ready:
             if self._died(point.target, "the alternated session") is None:
                 self._stopped.add(point.target.name)

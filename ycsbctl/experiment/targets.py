@@ -78,8 +78,30 @@ def is_url(target: str) -> bool:
     return target.startswith(URL_SCHEMES)
 
 
-def target_label(target: str) -> str:
-    """A short, credential-free name for a target (run ids, tables)."""
+def target_label(target: str, among: tuple[str, ...] | list[str] = ()) -> str:
+    """A short, credential-free name for a target (run ids, tables): its store and address. Among the targets
+    ``among`` (a plan's), one name per target (:func:`target_labels`): two that share an address (another
+    database number or file) are told apart."""
+    if target in among:
+        return target_labels(among)[list(among).index(target)]
+    return _address_label(target)
+
+
+def target_labels(targets: tuple[str, ...] | list[str]) -> list[str]:
+    """:func:`target_label` of each of ``targets``, never one name for two: targets whose address names match
+    take what tells them apart after the address (``redis-127-0-0-1-6379-db1``, ``sqlite-a.db``); any still alike
+    (another user only) are numbered in order (``…-2``)."""
+    labels = [_address_label(t) for t in targets]
+    twins = [labels.count(x) > 1 for x in labels]
+    labels = [f"{x}-{_path_label(t)}" if twin and _path_label(t) else x for x, t, twin in zip(labels, targets, twins)]
+    out: list[str] = []
+    for x in labels:
+        n = labels[:len(out)].count(x)
+        out.append(x if n == 0 and labels.count(x) == 1 else f"{x}-{n + 1}")
+    return out
+
+
+def _address_label(target: str) -> str:
     if not is_url(target):
         return target
     from urllib.parse import urlparse
@@ -88,5 +110,23 @@ def target_label(target: str) -> str:
     if not proto.has_server:
         return proto.name
     u = urlparse(target)
+    try:
+        port = u.port
+    except ValueError:  # a host list (mongodb://h1:1,h2:2/db): every host, as given
+        hosts = u.netloc.rpartition("@")[2]
+        return f"{u.scheme.split('+')[0]}-{re.sub(r'[^A-Za-z0-9,-]', '-', hosts)}"
     host = (u.hostname or "host").replace(".", "-")
-    return f"{u.scheme.split('+')[0]}-{host}-{u.port}" if u.port else f"{u.scheme}-{host}"
+    return f"{u.scheme.split('+')[0]}-{host}-{port}" if port else f"{u.scheme}-{host}"
+
+
+def _path_label(target: str) -> str:
+    """What follows a URL's address, as a name: ``db1`` (a database number), ``ycsb`` (a database), ``a.db`` (a
+    file's name); '' for none or a name that is not a URL."""
+    from urllib.parse import urlparse
+
+    if not is_url(target):
+        return ""
+    path = urlparse(target).path.strip("/")
+    name = path.rsplit("/", 1)[-1] if not registry.for_url(target).has_server else path
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", name)
+    return f"db{name}" if name.isdigit() else name

@@ -19,6 +19,9 @@ from typing import Any
 from ycsbctl.errors import UserError
 
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")  # no dots: run ids are label.workload.phase.tN.rN
+# The names ycsbctl gives servers of its own in a folder: a target so labelled would share their run ids and slice
+# rows (ycsbctl.experiment.reference.LABEL: the reference server measured in every alternated session)
+RESERVED_LABELS = {"reference": "the reference server ycsbctl measures in every alternated session"}
 KEY = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 # What ycsbctl itself sets on every server it starts (where it listens, where its data and log go,
 # its password): a setting cannot move those.
@@ -62,6 +65,9 @@ def infer_kind(label: str) -> str | None:
 def check_label(label: str) -> None:
     if not LABEL.fullmatch(label):
         raise UserError(f"target label {label!r}: use letters, digits, '-' and '_' (e.g. redis-lazyfree, valkey-io2)")
+    if label.lower() in RESERVED_LABELS:
+        raise UserError(f"target label {label!r}: the name of {RESERVED_LABELS[label.lower()]}",
+                        fix=f"label the target otherwise (e.g. {label}-redis)")
 
 
 def resolve_kind(label: str, kinds: dict[str, str]) -> str:

@@ -136,8 +136,9 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
                                      f"±{100 * margins.of(latency):.1f} %; "
                                      f"{margins.source}); keep an unchanged target in both to see smaller changes")
                      + _host_note(host, ctl, margins.of(THROUGHPUT), untrusted))
-        notes += [n for n in (fv.few_rounds(base.runs, base.id) if other is exps[1] else None,
-                              fv.few_rounds(other.runs, label)) if n]
+        auto = [bool(e.manifest.plan.get("sequential")) for e in (base, other)]  # --repeat auto's rounds
+        notes += [n for n in (fv.few_rounds(base.runs, base.id, auto[0]) if other is exps[1] else None,
+                              fv.few_rounds(other.runs, label, auto[1])) if n]
         v = fv.folder_verdicts(base.runs, other.runs, ctl, label, latency,
                                paired=base.interleaved and other.interleaved,
                                alpha=alpha, margins=margins, host_factor=host.factor if host else None,

@@ -29,15 +29,17 @@ KNOWN: tuple[tuple[str, str], ...] = (
     ("lookups found no record", "records missing (NOT_FOUND)"),
     ("timed out", "timed out"),
     ("did not connect", "did not connect"),
+    ("lost the server", "lost the server"),  # a connection closed mid-point (its reconnect's words come after)
+    ("cannot connect to", "could not connect"),  # a binding's connect: "cannot connect to HOST:PORT: …"
 )
 _HOST_BUSY_CAUSES = tuple(name for _, name in KNOWN[:3])
-_FIGURE = re.compile(r"[\d(\[]")
+_FIGURE = re.compile(r"[\d(\[]|\b[a-z][a-z0-9+.-]*://")  # a figure, or a URL (its address is no cause)
 
 
 def cause(status: str, bottleneck: object = None, error: object = None) -> str:
     """A short name for why a point has ``status`` (empty when its reason is unknown): a host-busy point's
     (label ``host-busy``) names what kept the host busy; a reason of ycsbctl's own its :data:`KNOWN` name;
-    any other text its first clause up to its first figure or parenthesis."""
+    any other text its first clause up to its first figure, parenthesis or URL."""
     text = error if isinstance(error, str) else ""
     found = [(text.find(needle), name) for needle, name in KNOWN if needle in text]
     if bottleneck == HOST_BUSY:

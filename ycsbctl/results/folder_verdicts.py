@@ -189,15 +189,17 @@ def _relative(values: dict[int, float], control: dict[int, float], paired: bool)
 FEW_ROUNDS = 3  # rounds a side from which a cell between two folders can be decided (Welch's df: 2 rounds give ~1)
 
 
-def few_rounds(runs: pd.DataFrame, label: str) -> str | None:
+def few_rounds(runs: pd.DataFrame, label: str, auto: bool = False) -> str | None:
     """``across-3 has 1 round in some cells …`` where a folder's compared cells have fewer than :data:`FEW_ROUNDS`
-    rounds (a ``--repeat auto`` run stops once its own cells are decided: one round may settle a large gap inside the
-    folder and leave nothing to compare it with another folder by); None otherwise or without compared cells."""
+    rounds; None otherwise or without compared cells. ``auto``: the folder's rounds were ``--repeat auto``'s, which
+    stop once its own cells are decided (one round may settle a large gap inside the folder and leave nothing to
+    compare it with another folder by) — said as the why only then (a ``--repeat 1`` folder ran one round as asked)."""
     rounds = [len(g) for _, g in cell_groups(runs)]
     if not rounds or min(rounds) >= FEW_ROUNDS:
         return None
     n = min(rounds)
-    return (f"{label} has {n} round{'s' if n != 1 else ''} in some cells (a --repeat auto run stops once its own "
-            "cells are decided): such a cell is read against each folder's reference server where both had one, "
+    why = " (a --repeat auto run stops once its own cells are decided)" if auto else ""
+    return (f"{label} has {n} round{'s' if n != 1 else ''} in some cells{why}: such a cell is read against each "
+            "folder's reference server where both had one, "
             "else against the host's drift between experiments, and its interval says what that supports; "
             f"{FEW_ROUNDS} rounds a side or more (--repeat 5) narrow the intervals")

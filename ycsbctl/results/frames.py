@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from ycsbctl.results.slice_table import conform as conform_slices
 from ycsbctl.results.slice_table import empty as no_slices
 from ycsbctl.results.stats import interval
 from ycsbctl.results.tables import OPTIONAL_TABLES, TABLES, build_tables, damaged, flag_impossible, read_run_docs
+from ycsbctl.results.tables import gone_tables as warn_gone_tables
 from ycsbctl.results.yardstick import COLUMNS as YARDSTICK_COLUMNS
 from ycsbctl.results.yardstick import read_table as read_yardstick
 
@@ -326,6 +326,8 @@ def load(path: Path) -> Experiment:
     core = [t for t in TABLES if t not in OPTIONAL_TABLES]
     if (manifest.plan or {}).get("disturb"):  # a plan of disturbances has their tables: one gone was read as none
         core = list(TABLES)  # (the report dropped its disturbance screen, silently): rebuilt from parts/ instead
+    if (manifest.plan or {}).get("run_order") == "alternate":  # its sessions' slices: gone, the verdicts and compare
+        core.append("slices")  # fell back to whole points silently; rebuilt from parts/slices/ instead
     finished = manifest.status != FolderStatus.RUNNING and all((path / f"{t}.parquet").exists() for t in core)
     tables = None
     tables_there: list[str] = []
@@ -342,20 +344,19 @@ def load(path: Path) -> Experiment:
         except ValueError as exc:  # SchemaError is a ValueError
             damaged(path / "runs.parquet", exc, "the tables are rebuilt from runs/*.json")
             tables = None
+    if tables is not None and "slices" in tables:
+        try:
+            tables["slices"] = conform_slices(tables["slices"], strict=True)
+        except ValueError as exc:
+            damaged(path / "slices.parquet", exc, "the tables are rebuilt from runs/*.json")
+            tables = None
     if tables is None:
         tables = build_tables(path, docs)
         tables["runs"] = conform_runs(tables["runs"], strict=False)
     tables["runs"] = flag_impossible(tables["runs"], path)
     tables["slice_rows"] = conform_slices(tables.pop("slices", None))
-    planned = (manifest.plan or {}).get("disturb")
-    if (
-        planned
-        and manifest.status != FolderStatus.RUNNING
-        and not (path / "events.parquet").exists()
-        and not any((path / "parts" / "events").glob("*.parquet"))
-    ):
-        sys.stderr.write(f"warning: {path} planned disturbances ({', '.join(map(str, planned))}) but its events "
-                         "(events.parquet, parts/events/) are gone: no disturbance can be shown\n")
+    if manifest.status != FolderStatus.RUNNING:
+        warn_gone_tables(path, manifest.plan or {})
     return Experiment(path=path, manifest=manifest, docs={d["run_id"]: d for d in docs}, yardstick=read_yardstick(path),
                       **tables)
 

@@ -169,6 +169,11 @@ PLAN_FIELDS: dict[str, tuple[str, bool]] = {
 }
 
 
+# What each item of a list key must be: an item of another type (``"properties": [5]``) broke ``rerun`` and
+# ``--resume`` with a traceback; a thread count below 1 ran no client at all.
+PLAN_ITEMS: dict[str, str] = {"targets": _TEXT, "workloads": _TEXT, "properties": _TEXT, "threads": _WHOLE}
+
+
 def _is(value: Any, kind: str) -> bool:
     if kind == _NUMBER:
         return isinstance(value, int | float) and not isinstance(value, bool)
@@ -187,6 +192,11 @@ def check_plan(plan: Any) -> None:
         value = plan.get(key)
         if key in plan and not (value is None and optional) and not _is(value, kind):
             raise SchemaError(f"manifest.plan.{key}: {str(value)[:40]!r} is not {kind}")
+    for key, kind in PLAN_ITEMS.items():
+        bad = [v for v in plan.get(key) or [] if not _is(v, kind) or (key == "threads" and v < 1)]
+        if bad:
+            raise SchemaError(f"manifest.plan.{key}: an item {str(bad[0])[:40]!r} is not "
+                              f"{'a thread count (a whole number, at least 1)' if key == 'threads' else kind}")
     alpha = plan.get("alpha")
     if alpha is not None and not 0 < alpha < 1:
         raise SchemaError(f"manifest.plan.alpha: {alpha!r} is no significance level (between 0 and 1)")

@@ -39,9 +39,11 @@ def empty() -> pd.DataFrame:
     return conform(pd.DataFrame(columns=list(COLUMNS)))
 
 
-def conform(df: pd.DataFrame | None) -> pd.DataFrame:
+def conform(df: pd.DataFrame | None, strict: bool = False) -> pd.DataFrame:
     """``df`` with :data:`COLUMNS` in order, each of its type (missing ones empty; others kept after them);
-    :func:`empty` for None."""
+    :func:`empty` for None. A value that is not of its column's type (text in a count, ``"x"`` as ``warmup``) is
+    NaN (``False``), or with ``strict`` (a table read from a file: an edited or damaged one) a ValueError naming the
+    column and the value."""
     if df is None:
         return empty()
     out = df.reset_index(drop=True).copy()
@@ -51,12 +53,22 @@ def conform(df: pd.DataFrame | None) -> pd.DataFrame:
         kind = _TYPES.get(c, "float64")
         if kind == "string":
             out[c] = out[c].astype(object).where(out[c].notna(), None)
-        elif kind == "bool":
-            out[c] = out[c].fillna(False).astype(bool)
-        elif kind == "int64" and out[c].notna().all():
-            out[c] = pd.to_numeric(out[c]).astype("int64")
+            continue
+        if kind == "bool":
+            values = out[c].map(lambda v: v if isinstance(v, bool) or v is None or v != v else
+                                bool(v) if isinstance(v, int | float) and v in (0, 1) else math.nan)
         else:
-            out[c] = pd.to_numeric(out[c], errors="coerce").astype("float64")
+            values = pd.to_numeric(out[c], errors="coerce")
+        bad = values.isna() & out[c].notna()
+        if strict and bad.any():
+            raise ValueError(f"its column {c} holds {str(out[c][bad].iloc[0])[:40]!r}, not a "
+                             f"{'flag' if kind == 'bool' else 'number'}")
+        if kind == "bool":
+            out[c] = values.fillna(False).astype(bool)
+        elif kind == "int64" and values.notna().all():
+            out[c] = values.astype("int64")
+        else:
+            out[c] = values.astype("float64")
     out[ROLE] = out[ROLE].where(out[ROLE].notna(), TARGET)  # an older folder's slices are all targets'
     return out[[*COLUMNS, *(c for c in out.columns if c not in COLUMNS)]]
 

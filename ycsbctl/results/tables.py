@@ -11,6 +11,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -269,15 +270,22 @@ def read_slices(path: Path, docs: list[dict]) -> pd.DataFrame:
     """The slices table (:mod:`ycsbctl.results.slice_table`) of the runs ``docs`` of the folder at ``path``, from
     their parts (a running folder's too), with the reference server's rows of their sessions (``role``)."""
     path = Path(path)
-    return _with_reference(path, slice_table.conform(_concat(_read_parts(_part_files(path, "slices", docs)),
+    return _with_reference(path, slice_table.conform(_concat(_read_parts(_part_files(path, "slices", docs), _strict),
                                                              list(slice_table.COLUMNS))))
 
 
-def _read_parts(files: list[Path]) -> list[pd.DataFrame]:
+def _strict(frame: pd.DataFrame) -> pd.DataFrame:
+    return slice_table.conform(frame, strict=True)
+
+
+def _read_parts(files: list[Path], check: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> list[pd.DataFrame]:
+    """Each of ``files`` read (and passed through ``check``, which raises ValueError for a table it refuses); a file
+    that cannot be read, or is refused, is named as damaged and left out."""
     frames = []
     for f in files:
         try:
-            frames.append(pd.read_parquet(f))
+            frame = pd.read_parquet(f)
+            frames.append(check(frame) if check is not None else frame)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged file
             damaged(f, exc, "its rows are left out")
     return frames
@@ -291,7 +299,7 @@ def _with_reference(path: Path, slices: pd.DataFrame) -> pd.DataFrame:
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
     if not files or not len(slices):
         return slices
-    ref = slice_table.conform(_concat(_read_parts(files), list(slice_table.COLUMNS)))
+    ref = slice_table.conform(_concat(_read_parts(files, _strict), list(slice_table.COLUMNS)))
     ref = ref[ref["session"].isin(set(slices["session"].dropna()))]
     return slice_table.conform(pd.concat([slices, ref], ignore_index=True)) if len(ref) else slices
 
@@ -300,3 +308,18 @@ def _part_files(path: Path, kind: str, docs: list[dict]) -> list[Path]:
     files = [path / "parts" / kind / f"{d.get('file_stem', file_stem(d['run_id']))}.parquet" for d in docs]
     return [f for f in files if f.exists()]
 
+
+
+def gone_tables(path: Path, plan: dict[str, Any]) -> None:
+    """Warn (one line each, stderr) of a table the folder's plan made that is gone, whole file and parts alike: the
+    events of planned disturbances (no disturbance can be shown), the slices of alternated sessions (each cell is
+    judged point against point, without the slices' pairing; compare reads no reference)."""
+    gone = [kind for kind in ("events", "slices") if not (path / f"{kind}.parquet").exists()
+            and not any((path / "parts" / kind).glob("*.parquet"))]
+    if plan.get("disturb") and "events" in gone:
+        sys.stderr.write(f"warning: {path} planned disturbances ({', '.join(map(str, plan['disturb']))}) but its "
+                         "events (events.parquet, parts/events/) are gone: no disturbance can be shown\n")
+    if plan.get("run_order") == "alternate" and "slices" in gone:
+        sys.stderr.write(f"warning: {path} alternated its targets but the sessions' slices (slices.parquet, "
+                         "parts/slices/) are gone: its cells are read point against point, without the slices' "
+                         "pairing or the reference server\n")
