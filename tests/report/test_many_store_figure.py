@@ -3,7 +3,7 @@ one colour, a note cut at both edges, "(degraded: host busy…)" after each of 4
 matplotlib's own renderer and against the folder's runs table: as many distinct colours among the stores' bars
 as there are stores, each store in one colour from figure to figure; no two drawn texts' boxes intersect and
 every one lies inside the page; the first screen says a store is degraded at most once, the cause once for the
-study, and marks (†) exactly the cells runs.csv holds degraded. On folders made in memory (3 and 20 stores: past both palettes' ends)
+study, and marks (†) exactly the cells runs.csv holds degraded. On folders made in memory (3 and 20 stores)
 and on a real small run (SQLite, redis-server, memcached)."""
 
 from __future__ import annotations
