@@ -198,7 +198,8 @@ def run_and_report(plan: Plan, out: Path | None, single: bool, quiet: bool, resu
 @click.option("--load/--no-load", "load", default=None,
               help="Load the dataset before the run-phase points [default: yes for targets we start, no for URLs].")
 @click.option("--resume", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Finish the experiment in this result folder: run only the missing or failed points.")
+              help="Finish the experiment in this result folder: run the missing, failed and degraded points again "
+                   "(a degraded point is measured anew, e.g. on a quieter host); the ok ones are kept.")
 @click.option("--server-cpus", default=None, metavar="CPUSET",
               help="Pin provisioned servers to these CPUs (e.g. 1 or 0-1).")
 @click.option("--server-memory", default=None, metavar="SIZE", help="Memory for provisioned servers (e.g. 4g).")
