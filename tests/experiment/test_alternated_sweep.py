@@ -41,7 +41,7 @@ def experiment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
             out = tmp / "exp"
             proc = subprocess.run(
                 [YCSBCTL, "run", "workload-c", *(a for s in servers for a in ("--target", s.url)), "--load",
-                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "3", "--slice", "0.2", "--records", "300",
+                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "2", "--slice", "0.2", "--records", "300",
                  "--seed", str(SEED), "--alpha", "0.002", "--no-telemetry", "--allow-concurrent", "--quiet",
                  "--out", str(out)],
                 capture_output=True, text=True, timeout=600, cwd=tmp)

@@ -308,7 +308,7 @@ def test_a_folder_made_read_only_mid_sweep_is_told_to_be_made_writable_not_to_fr
 
 def test_two_runs_started_together_get_a_folder_each_and_their_points_are_host_busy(tmp_path):
     args = ("run", "workload-c", "--target", "basic://", "--threads", "1,2", "--duration", "2", "--warmup", "0",
-            "--allow-concurrent", "--no-telemetry")
+            "--allow-concurrent", "--no-telemetry", "--no-report")  # no report: only the data is read
     procs = [start(*args, cwd=tmp_path) for _ in range(2)]
     outs = [finish(p) for p in procs]
     for stdout, stderr in outs:
@@ -753,7 +753,7 @@ def test_a_low_open_file_limit_is_raised_or_named_in_one_line(victim, tmp_path):
     raised = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, env=env(),
                             preexec_fn=limit(256, 4096), timeout=120)
     clean(raised.stdout + raised.stderr)
-    assert raised.returncode in (0, 1) and "Too many open files" not in raised.stderr
+    assert raised.returncode in (0, 1, 3) and "Too many open files" not in raised.stderr
     assert "[OVERALL], Throughput(ops/sec)" in raised.stdout
 
 

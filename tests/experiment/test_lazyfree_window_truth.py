@@ -108,8 +108,8 @@ def del_and_lazy_del(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _ran(proc, out: Path) -> None:
-    """Every point measured: ok, or degraded by what else ran on the host (exit 1 then: not this test's to judge)."""
-    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    """Every point measured: ok, or degraded by what else ran on the host (exit 3 then: not this test's to judge)."""
+    assert proc.returncode in (0, 3) and "Traceback" not in proc.stderr, proc.stderr[-3000:]
     runs = load(out).runs
     assert set(runs["status"]) <= {"ok", "degraded"}, runs[["run_id", "status", "error"]]
 

@@ -21,7 +21,9 @@ from ycsbctl.experiment.rate_search import RateSearch
 from ycsbctl.results.slo import MIN_ACHIEVED, Trial, parse_slo
 from ycsbctl.workload.properties import load_properties
 
-pytestmark = [pytest.mark.speed, pytest.mark.report]
+# speed per test: the ladders and the search measure rates here; the malformed specs assert no rate, time or CPU
+# figure and run in the shared phase
+pytestmark = [pytest.mark.report]
 
 
 def _props(**extra: object) -> dict[str, str]:
@@ -58,6 +60,7 @@ def updates(rds: redis.Redis) -> int:
     return int(rds.info("commandstats").get("cmdstat_hmset", {}).get("calls", 0))
 
 
+@pytest.mark.speed
 def test_a_rate_ladder_is_a_sweep_axis_with_its_rows_and_resume(server, tmp_path: Path):
     s, url = server
     rds = redis.Redis(port=s.port)
@@ -94,6 +97,7 @@ def test_a_rate_ladder_is_a_sweep_axis_with_its_rows_and_resume(server, tmp_path
     rds.close()
 
 
+@pytest.mark.speed
 def test_the_slo_search_is_reproducible_from_its_manifest_and_judged_on_the_stored_histograms(server, tmp_path):
     s, url = server
     out = tmp_path / "slo"
@@ -129,6 +133,7 @@ def test_the_slo_search_is_reproducible_from_its_manifest_and_judged_on_the_stor
     assert f"{search['found_rate']:,.0f} ops/s" in r.stderr and "SLO search" in (out / "report.html").read_text()
 
 
+@pytest.mark.speed
 def test_a_rate_ladder_on_mongo_wire(tmp_path: Path):
     s = start_mongo_wire(tmp_path / "mw")
     try:

@@ -39,10 +39,10 @@ def _run(tmp: Path, urls: list[str], out: Path) -> dict[str, int]:
     before = {target_label(u): redis_hgetall_calls(u) for u in urls}
     proc = subprocess.run(
         [YCSBCTL, "run", "workload-c", *(a for u in urls for a in ("--target", u)), "--load", "--reference",
-         "--threads", "4", "--duration", "4", "--slice", "0.1", "--records", "300", "--seed", "5",
+         "--threads", "4", "--duration", "2", "--slice", "0.1", "--records", "300", "--seed", "5",
          "--no-telemetry", "--no-yardstick", "--allow-concurrent", "--quiet", "--out", str(out)],
         capture_output=True, text=True, timeout=600, cwd=tmp)
-    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    assert proc.returncode in (0, 1, 3), proc.stderr[-3000:]
     return {t: redis_hgetall_calls(u) - before[t] for t, u in zip(before, urls)}
 
 

@@ -49,7 +49,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     p = ycsbctl_in(tmp, "run", "online-status", "-p", "online.structure=hash,set,zset", "--targets", ",".join(TARGETS),
                    "--records", "3000", "--threads", "2", "--duration", "0.5", "--warmup", "0", "--backend", "local",
                    "--allow-concurrent", "--out", str(out), timeout=600)
-    assert p.returncode in (0, 1), p.stderr[-3000:]
+    assert p.returncode in (0, 1, 3), p.stderr[-3000:]
     (tmp / "stderr.txt").write_text(p.stderr)  # the console's closing lines, for the headline's test
     return out
 

@@ -126,7 +126,7 @@ def test_a_real_small_study_keeps_each_stores_colour_in_every_figure_and_its_tex
          "--records", "300", "--threads", "2", "--duration", "0.5", "--no-telemetry", "--load", "--allow-concurrent",
          "--processes", "1", "--no-report", "-p", "media.operation=byid,1cond", "--out", str(out)],
         capture_output=True, text=True, timeout=300)
-    assert r.returncode in (0, 1), r.stderr[-2000:]  # 1: a point degraded on a busy host (its figures still drawn)
+    assert r.returncode in (0, 3), r.stderr[-2000:]  # 3: a point degraded on a busy host (its figures still drawn)
     stores = [target_label(t) for t in targets]
     exp = load(out)
     figures = {}

@@ -25,7 +25,7 @@ def test_a_damaged_run_file_of_an_ipv6_target_is_named_as_it_is_on_disk(tmp_path
                        CONCURRENT, cwd=tmp_path)
     finally:
         server.stop()
-    assert done.returncode in (0, 1) and (out / "runs.parquet").exists(), done.stderr[-2000:]
+    assert done.returncode in (0, 1, 3) and (out / "runs.parquet").exists(), done.stderr[-2000:]
     runs = pd.read_parquet(out / "runs.parquet")
     run_id = str(runs.loc[runs["phase"] == "run", "run_id"].iloc[0])
     assert "::1" in run_id and file_stem(run_id) != run_id  # the case this test is about

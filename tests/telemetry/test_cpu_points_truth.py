@@ -40,7 +40,9 @@ from ycsbctl.telemetry.cpu_limit import (
     usable_cores,
 )
 
-pytestmark = [pytest.mark.speed, pytest.mark.truth]
+# speed on the three tests that measure a point (CPU shares, throttled periods over its seconds); the quota and
+# counter readings assert no measured rate, time or CPU figure and run in the shared phase
+pytestmark = [pytest.mark.truth]
 
 # Small enough to be had in full on a busy 2-core host. A saturated server needs a client that
 # out-paces it: the client spends ~2× the server's CPU per operation, so the server's share is smaller.
@@ -145,6 +147,7 @@ def server_confined(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, int
     return (*_confined_point(folder, SERVER_QUOTA_CORES, confine_server=True), folder / "out")
 
 
+@pytest.mark.speed
 def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(server_confined):
     record, kernel_throttled, _, _ = server_confined
     b = record["bottleneck"]
@@ -167,6 +170,7 @@ def test_a_server_confined_to_a_cpu_quota_is_labelled_server_cpu(server_confined
     assert ev["server"]["oncpu_pct"] == pytest.approx(ev["server_cpu_pct"], rel=0.35, abs=2 * TICK_PCT), ev
 
 
+@pytest.mark.speed
 def test_a_server_held_by_its_cpu_quota_is_named_throttled_with_its_cgroups_own_counters(server_confined):
     """``server_throttled_pct`` and ``server_throttled_s`` of the runs table are the group's ``cpu.stat`` over the
     point's measured seconds, as the test read it itself all along (ycsbctl sums whole 1 s samples, so its span is
@@ -231,6 +235,7 @@ def _client_confined_point(tmp_path: Path) -> tuple[dict, int]:
         server.stop()
 
 
+@pytest.mark.speed
 def test_a_client_confined_to_a_cpu_quota_is_labelled_client_cpu(tmp_path):
     record, kernel_throttled = _client_confined_point(tmp_path)
     b = record["bottleneck"]
