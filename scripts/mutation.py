@@ -213,6 +213,9 @@ TESTS: dict[str, list[str]] = {
     # balance, replication lag, forks), from the samplers' frame.
     "ycsbctl/telemetry/capture.py": ["tests/telemetry/test_capture_truth.py", "tests/telemetry/test_bottleneck.py",
                                      "tests/telemetry/test_samplers.py"],
+    # which local processes are a target's server, and an alternated session's other targets' (ours, not foreign)
+    "ycsbctl/telemetry/server_processes.py": ["tests/telemetry/test_capture_truth.py",
+                                              "tests/experiment/test_faults_new_stores.py"],
     "ycsbctl/telemetry/wire.py": ["tests/telemetry/test_wire.py", "tests/telemetry/test_evidence.py",
                                   "tests/telemetry/test_why.py"],
     "ycsbctl/telemetry/evidence.py": ["tests/telemetry/test_evidence.py", "tests/telemetry/test_why_planted.py",
@@ -242,6 +245,9 @@ TESTS: dict[str, list[str]] = {
                                                  "tests/workload/test_media_items.py"],
     "ycsbctl/report/many_store.py": ["tests/report/test_many_store_headline.py", "tests/workload/test_media_items.py",
                                     "-k", "run_marks or many_store_headline"],
+    # the many-store figure: a colour per store, texts apart and inside the page (issue 72)
+    "ycsbctl/report/many_store_figure.py": ["tests/report/test_many_store_figure.py", "-k", "not real_small"],
+    "ycsbctl/report/text_fit.py": ["tests/report/test_many_store_figure.py", "-k", "not real_small"],
     # Which operation's latency a point's one line and the report name (workload E: SCAN, not its INSERTs).
     "ycsbctl/results/exit_codes.py": ["tests/results/test_exit_codes.py", "tests/experiment/test_outcome.py"],
     "ycsbctl/results/names.py": ["tests/experiment/test_judge.py", "tests/report/test_summary_truth.py",
