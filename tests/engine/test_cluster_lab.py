@@ -218,6 +218,13 @@ def _sweep_losing_c2(lab: LabDriver, out: Path, before_start: bool) -> tuple[dic
         lab.lab.wait_workers(2)
 
 
+def _ran_on_what_remained(point: dict) -> None:
+    """A point measured to its end after a client host was lost: ok, or degraded by a stall or the host's other
+    work (never by the lost host, never failed)."""
+    assert point["status"] in ("ok", "degraded"), point["error"]
+    assert point["status"] == "ok" or "c2" not in (point["error"] or ""), point["error"]
+
+
 def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver, loaded: Path, tmp_path: Path) -> None:
     first, second, err = _sweep_losing_c2(lab, tmp_path / "mid", before_start=False)
     assert first["status"] == "failed"
@@ -225,8 +232,9 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
     assert first["result"]["operations"] > 0  # what was measured before the loss is kept
     lost = [s for s in first["result"]["cluster"]["shards"] if s["lost"]]
     assert [s["name"] for s in lost] == ["c2"]
-    # the next point ran with the host that remained, and said so
-    assert second["status"] == "ok", second["error"]
+    # the next point ran with the host that remained, and said so: measured whole (ok, or degraded where the host
+    # starved its client for a while — not this test's to judge: 1.2 s of 4.9 s once beside other suites)
+    _ran_on_what_remained(second)
     assert [s["name"] for s in second["result"]["cluster"]["shards"]] == ["c1"]
     assert second["result"]["operations"] > 0
     assert "note: client host c2 left the Dask scheduler: this point runs on c1" in err.splitlines(), err
@@ -235,7 +243,7 @@ def test_a_lost_client_host_fails_its_point_and_the_sweep_goes_on(lab: LabDriver
     first, after_start_loss, err = _sweep_losing_c2(lab, tmp_path / "start", before_start=True)
     assert first["status"] == "failed"
     assert first["error"].startswith("client host c2") and "before the start" in first["error"], first["error"]
-    assert after_start_loss["status"] == "ok", after_start_loss["error"]
+    _ran_on_what_remained(after_start_loss)
     assert [s["name"] for s in after_start_loss["result"]["cluster"]["shards"]] == ["c1"]
     assert "note: client host c2 left the Dask scheduler: this point runs on c1" in err.splitlines(), err
     # the same point after a loss mid-point is the yardstick (+1 s: the documents' times are whole seconds)
