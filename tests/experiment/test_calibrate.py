@@ -367,27 +367,16 @@ def test_ctrl_c_once_the_load_began_exits_130_in_one_line_saying_the_records_wer
     """Ctrl-C as a terminal sends it, 0.2 s after "loading" (in the load, or past it in the rounds: either way):
     exit 130 and one line saying what was undone, and the server's own count of the database's keys is 0 again.
     Was: during the load the engine's interrupted result read as "error: the load failed: interrupted", exit 1."""
-    import time
 
-    from tests.fixtures.cli import ctrl_c, group_processes, start
-    from tests.fixtures.waiting import LineReader, wait_until
+    from tests.fixtures.cli import ctrl_c_after, group_processes, start
+    from tests.fixtures.waiting import wait_until
 
     url = redis_server.url.rsplit("/", 1)[0] + "/11"
     r = redis.Redis.from_url(url)
     r.flushdb()
     proc = start("calibrate", "--target", url, "--threads", "2", "--duration", "1", "--rounds", "2", "--records",
                  "100000", "--processes", "1", "--allow-concurrent", own_group=True)
-    try:
-        lines = LineReader(proc.stderr)
-        lines.wait_for("loading 100,000 records", 120)
-        time.sleep(0.2)
-        ctrl_c(proc)
-        said = "".join(lines.rest(60))
-        proc.wait(60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _, said, _ = ctrl_c_after(proc, ("loading 100,000 records", 120), delay_s=0.2)
     try:
         assert proc.returncode == 130, said[-2000:]
         assert said.strip().splitlines()[-1] == f"calibrate: interrupted: removed the records it loaded from {url}"

@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import psutil
@@ -176,7 +175,7 @@ def test_ctrl_c_from_a_terminal_at_any_moment_of_a_start_leaves_nothing_running_
     listed it) though the run said "stopped every server we started"; at "placement" + 0.1 s the fork server
     printed its KeyboardInterrupt traceback. Now: exit 130, one line, no process of the run left (its process group,
     its servers), nothing recorded."""
-    from tests.fixtures.cli import ctrl_c, group_processes, start
+    from tests.fixtures.cli import ctrl_c_after, group_processes, start
 
     if not Path("/usr/bin/redis-server").exists():
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
@@ -186,18 +185,8 @@ def test_ctrl_c_from_a_terminal_at_any_moment_of_a_start_leaves_nothing_running_
     proc = start("run", "workload-b", "--targets", "redis", "--backend", "local", "--records", "100", "--duration", "1",
                  "--warmup", "0", "--threads", "1", "--no-report", "--allow-concurrent", "--out", str(tmp_path / "out"),
                  environ=environ, own_group=True)
-    try:
-        lines = LineReader(proc.stderr)
-        lines.wait_for(line, 120)
-        time.sleep(delay_s)  # measured from the line
-        servers = _our_servers(state_dir)
-        ctrl_c(proc)
-        said = "".join(lines.rest(60))
-        proc.wait(60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    # delay_s measured from the line; the servers of ours as the signal comes
+    _, said, servers = ctrl_c_after(proc, (line, 120), delay_s=delay_s, at_signal=lambda: _our_servers(state_dir))
     assert proc.returncode == 130, said[-3000:]
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-3000:]
     assert "interrupted: stopped every server we started" in said, said[-3000:]

@@ -56,28 +56,16 @@ def test_ctrl_c_while_the_reference_loads_stops_the_run_and_its_server(module_re
     import json
     import re
     import socket
-    import time
 
-    from tests.fixtures.cli import ctrl_c, start
-    from tests.fixtures.waiting import LineReader
+    from tests.fixtures.cli import ctrl_c_after, start
 
     base = module_redis.url.rsplit("/", 1)[0]
     out = tmp_path / "out"
     proc = start("run", "workload-c", "--targets", f"{base}/1,{base}/2", "--load", "--reference", "--records",
                  "20000", "--threads", "1", "--duration", "1", "--warmup", "0", "--no-telemetry", "--no-yardstick",
                  "--no-report", "--allow-concurrent", "--out", str(out), own_group=True)
-    try:
-        lines = LineReader(proc.stderr)
-        up = lines.wait_for("measured as one more target in every alternated session", 300)
-        lines.wait_for("reference: loading", 60)
-        time.sleep(0.1)
-        ctrl_c(proc)
-        said = "".join(lines.rest(60))
-        proc.wait(60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    (up, _), said, _ = ctrl_c_after(proc, ("measured as one more target in every alternated session", 300),
+                                    ("reference: loading", 60), delay_s=0.1)
     assert proc.returncode == 130, said[-3000:]
     assert "interrupted: stopped every server we started; keeping the finished points" in said, said[-3000:]
     manifest = json.loads((out / "manifest.json").read_text())
