@@ -225,6 +225,11 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
                 said = f"{said}; slowed: below 50 % for {seconds_text(e['slow_s'])}"
             elif e["stall_s"] == 0:
                 said = f"{said}, not slowed"
+            if isinstance(e["overlaps"], str) and e["overlaps"]:
+                # its window reached another event's (an UNLINK's lasts until its background free is done: past 5 s
+                # on a slow host): the line says where its cost went instead
+                assert f"{target} overlapped " in line, line
+                continue
             assert f"{target} {said}" in line and lost in line, line
         lost = rows["ops_lost"]
         best, other = lost.idxmin(), lost.idxmax()
@@ -311,7 +316,16 @@ def test_an_expiry_and_an_lrem_at_one_second_are_said_to_overlap_and_charged_onc
         assert expiry["evidence_s"] * 1000 == pytest.approx(max(_evidence_ms(expiry["evidence"])), abs=0.5)  # whole ms
         assert "INFO expired_keys +1" in expiry["evidence"] and lrem["evidence"].startswith("SLOWLOG LREM ")
         assert lrem["evidence_s"] == lrem["server_s"]
-        assert expiry["overlaps"] == lrem["event"] and lrem["overlaps"] == expiry["event"]
+        def names(v: object) -> set[str]:
+            return set(v.split(", ")) if isinstance(v, str) and v else set()
+
+        assert lrem["event"] in names(expiry["overlaps"]) and expiry["event"] in names(lrem["overlaps"])
+        if names(expiry["overlaps"]) | names(lrem["overlaps"]) > {expiry["event"], lrem["event"]}:
+            # a third event in their group: the UNLINK at 3 s, whose window (until its background free was done)
+            # reached 5 s on this host; the two still share one charge, and the expiry's stall is the server's
+            assert expiry["charged_to"] == lrem["charged_to"]
+            assert expiry["stall_s"] >= expiry["evidence_s"] - 2 * INTERVAL_S - 1e-9
+            continue
         blamed = expiry["evidence_s"] >= 2 * lrem["evidence_s"]
         assert expiry["charged_to"] == lrem["charged_to"] == (
             expiry["event"] if blamed else f"{expiry['event']}+{lrem['event']}")
