@@ -185,7 +185,7 @@ def _calibrate(plan: CalibratePlan, say: Callable[[str], None], command_line: st
     finally:
         if ep is not None:
             teardown(ep)
-            if "://" not in plan.target:
+            if ep.backend != "external":  # a server provision started (a URL's is the user's: left running)
                 undone.append("stopped the server it started")
         claim.close()
 
