@@ -113,7 +113,7 @@ def reference_rate(fine: FineSeries, start_s: float, before_s: float = BEFORE_S,
     k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9))
     ks = range(k_first, math.floor(start_s / dt + 1e-9))
     kept = [k for k in ks if k not in skip] or list(ks)
-    return float(np.median([fine.operations.get(k, 0) / dt for k in kept])) if kept else math.nan
+    return float(np.median([fine.rate(k) for k in kept])) if kept else math.nan
 
 
 def _max_us(h) -> float:
@@ -134,7 +134,7 @@ def back_line(fine: FineSeries, start_s: float, pre: float, before_s: float = BE
     k_start = math.floor(start_s / dt + 1e-9)
     ks = range(max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(before_s / dt)), k_start)
     kept = [k for k in ks if k not in skip] or list(ks)
-    rates = [fine.operations.get(k, 0) / dt for k in kept]
+    rates = [fine.rate(k) for k in kept]
     spread = float(median_abs_deviation(rates, scale="normal")) if len(rates) > 1 else 0.0
     return max(SLOW_FRACTION * pre, pre - max(BAND_SIGMAS * spread, 1 / dt))
 
@@ -169,7 +169,7 @@ def window_end(fine: FineSeries, start_s: float, pre: float, k_from: int, busy_u
     if math.isnan(pre):
         return k_from, False, math.nan
     line = back_line(fine, start_s, pre, skip=skip)
-    back = back_at(lambda k: fine.operations.get(k, 0) / dt, line, k_from, k_last)
+    back = back_at(fine.rate, line, k_from, k_last)
     if back is None or busy_open:
         return k_last, True, line
     return back - 1, False, line
@@ -193,7 +193,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
     k_until = k_start if until_s is None else math.ceil(until_s / dt - 1e-9) - 1
     k_search = max(k_search, min(k_last, k_until))
     search = list(range(k_start, k_search + 1))
-    rates = [fine.operations.get(k, 0) / dt for k in search]
+    rates = [fine.rate(k) for k in search]
     # a NaN reference (no interval before the event) has no value below it: no stall, (0, 0)
     stall_at, stall_n = longest_run_below(rates, STALL_FRACTION * pre)
     stall_end = search[stall_at] + stall_n - 1 if stall_n else k_start
@@ -214,9 +214,7 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
     else:  # shorter than an interval, or split over two: what the command's intervals (and the next) missed
         est = dt * sum(missed(k) for k in range(k_start, k_end + 2))
 
-    def rate(k: int) -> float:
-        return fine.operations.get(k, 0) / dt
-
+    rate = fine.rate
     k_stop, window_open, line = window_end(fine, start_s, pre, max(k_end, stall_end, k_until), busy_until_s, skip)
     during = list(range(k_start, max(k_start, k_stop) + 1))
     _, slow_run = longest_run_below([rate(k) for k in during if k <= k_last], SLOW_FRACTION * pre)

@@ -79,9 +79,13 @@ class FineSeries:
             return ks[-1]
         return min(ks[-1], math.floor(self.end_s / self.interval_s + 1e-9) - 1)
 
+    def rate(self, k: int) -> float:
+        """Throughput (ops/s) of interval ``k`` (0 where it measured no operation)."""
+        return self.operations.get(k, 0) / self.interval_s
+
     def ops_per_s(self) -> np.ndarray:
         """Throughput (ops/s) of each interval of :meth:`intervals`."""
-        return np.array([self.operations.get(k, 0) / self.interval_s for k in self.intervals()], dtype=float)
+        return np.array([self.rate(k) for k in self.intervals()], dtype=float)
 
     def latency_of(self, ks: Iterable[int]):
         """The merged latency histogram (µs) over intervals ``ks``."""
