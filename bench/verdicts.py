@@ -193,6 +193,7 @@ def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order:
            "--records",
            str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
            *(("--slice", str(args.slice)) if args.slice else ()),
+           *(("--margin", args.margin) if args.margin else ()),
            *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
            *(() if args.telemetry else ("--no-telemetry",))]
     t0 = time.monotonic()
@@ -259,6 +260,8 @@ def main() -> int:
                     help="quiet, busy (one core held busy), across (folders compared across a busy host's drift)")
     ap.add_argument("--order", default="auto", help="the experiments' --order (auto: alternate with several targets)")
     ap.add_argument("--slice", type=float, default=None, help="the experiments' --slice (s) [ycsbctl's default]")
+    ap.add_argument("--margin", default=None,
+                    help="the experiments' --margin (the equivalence margin, e.g. 5%%) [ycsbctl's default]")
     ap.add_argument("--order-pairs", type=int, default=1)
     ap.add_argument("--no-record", action="store_true", help="leave this host's drift record as it is")
     ap.add_argument("--keep", type=Path, help="keep the experiments' folders under this folder (else removed)")
