@@ -6,7 +6,8 @@ switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operat
 the twin ÷ target ratio inside each alternated session (the A/A comparison alternation is for); with
 ``--sweep``, one alternated session per slice length and its switch cost.
 
-    .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--sweep 0.1,0.5,2]
+    .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--settle 0.02]
+        [--sweep 0.1,0.5,2]
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if str(ROOT) not in sys.path:
 
 from bench._servers import stop  # noqa: E402
 from tests.fixtures.servers import Server, start_redis  # noqa: E402
-from ycsbctl.engine.alternation import Alternation  # noqa: E402
+from ycsbctl.engine.alternation import Alternation, schedule  # noqa: E402
 from ycsbctl.engine.runner import PhaseRunner, run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results import stats  # noqa: E402
@@ -52,17 +53,44 @@ def solo(server: Server, props: dict[str, str], threads: int, duration_s: float)
 
 
 def alternated(servers: list[Server], props: dict[str, str], threads: int, duration_s: float, slice_s: float,
-               seed: int) -> tuple[dict[str, float], float, dict[str, float]]:
-    """The point against ``servers[0]`` alternated with ``servers[1]`` (each ``duration_s`` s of slices): its
-    ops/s and p99 (µs), the switch cost (mean switch_s ÷ slice_s over both targets' slices), and the twin's
-    ops/s and p99."""
-    alt = Alternation(tuple(s.url for s in servers), slice_s=slice_s, seed=seed)
+               seed: int, settle_s: float = 0.0) -> tuple[dict[str, float], float, dict[str, float]]:
+    """The point against ``servers[0]`` alternated with ``servers[1]`` (each ``duration_s`` s of slices, the first
+    ``settle_s`` of each counted apart): its ops/s and p99 (µs) and, with a settle window, the share of its
+    measured slices' operations started in the window and their p99 (``settle_share``, ``settle_p99_us``); the
+    switch cost (mean switch_s ÷ slice_s over both targets' slices); and the twin's ops/s and p99."""
+    alt = Alternation(tuple(s.url for s in servers), slice_s=slice_s, seed=seed, settle_s=settle_s)
     spec = PhaseSpec("run", servers[0].url, props, threads=threads, warmup_s=WARMUP_S,
                      duration_s=len(servers) * duration_s, seed=seed, alternation=alt)
     results = PhaseRunner(spec).run_alternated()
     switch = [s for r in results if r.slices is not None for s in r.slices.switch_s.dropna()]
     cost = sum(switch) / len(switch) / slice_s if switch else float("nan")
-    return _figures(results[0]), cost, _figures(results[1])
+    figs = _figures(results[0])
+    slices = results[0].slices
+    if settle_s and slices is not None:
+        kept = slices[~slices.warmup]
+        settled = int(kept.settle_operations.sum())
+        figs["settle_share"] = settled / max(1, settled + int(kept.operations.sum()))
+        figs["settle_p99_us"] = float(kept.settle_p99_us.median())  # (the slices' own p99s: a typical slice's)
+        figs["rest_p99_us"] = float(kept.p99_us.median())  # the same slices after their settle window
+        # a slice after one of the same target (the second B of A B B A: no switch, the server and connections
+        # busy until then) against one after the other target's: what the switch adds, apart from the slice's close
+        order = schedule(len(servers), seed, int(kept.slice.max()) + 1)
+        after_same = kept.slice.map(lambda k: order[k - 1] == order[k])
+        for name, part in (("same", kept[after_same]), ("other", kept[~after_same])):
+            figs[f"settle_p99_us_{name}"] = float(part.settle_p99_us.median())
+            figs[f"settle_share_{name}"] = float((part.settle_operations / (part.settle_operations
+                                                                             + part.operations)).median())
+    return figs, cost, _figures(results[1])
+
+
+def _settled(figs: dict[str, float]) -> str:
+    """What the settle window left out of an alternated point, or nothing without one."""
+    if "settle_share" not in figs:
+        return ""
+    return (f"; settle window {figs['settle_share']:.1%} of ops; a slice's p99 in it {figs['settle_p99_us']:.0f} µs, "
+            f"after it {figs['rest_p99_us']:.0f} µs (medians); after the same target {figs['settle_p99_us_same']:.0f} "
+            f"µs ({figs['settle_share_same']:.1%} of its ops), after the other {figs['settle_p99_us_other']:.0f} µs "
+            f"({figs['settle_share_other']:.1%})")
 
 
 def main() -> int:
@@ -72,6 +100,8 @@ def main() -> int:
     ap.add_argument("--slice", type=float, default=0.2, help="s per slice")
     ap.add_argument("--threads", type=int, default=8)
     ap.add_argument("--records", type=int, default=10_000)
+    ap.add_argument("--settle", type=float, default=0.0,
+                    help="s at each slice's start counted apart (Alternation.settle_s; 0: none)")
     ap.add_argument("--sweep", default="", help="slice lengths (s, comma-separated) to time the switch-over at")
     args = ap.parse_args()
     props = _props(args.records)
@@ -82,7 +112,8 @@ def main() -> int:
                 r = run_phase(PhaseSpec("load", s.url, props, threads=8))
                 assert r.status == "ok", r.errors
             print(f"alternation ÷ solo: workload-b, {args.threads} threads, {args.duration:g} s per target, "
-                  f"{args.slice:g} s slices, {args.records:,} records; load avg {os.getloadavg()[0]:.2f}")
+                  f"{args.slice:g} s slices (settle {args.settle:g} s), {args.records:,} records; "
+                  f"load avg {os.getloadavg()[0]:.2f}")
             pairs: list[tuple[dict[str, float], dict[str, float]]] = []
             switches: list[float] = []
             twins: list[dict[str, float]] = []  # the twin's figures in each alternated session
@@ -94,14 +125,15 @@ def main() -> int:
                         runs[kind] = solo(servers[0], props, args.threads, args.duration)
                     else:
                         runs[kind], sw, twin = alternated(servers, props, args.threads, args.duration, args.slice,
-                                                          i)
+                                                          i, args.settle)
                         switches.append(sw)
                         twins.append(twin)
                 pairs.append((runs["solo"], runs["alt"]))
                 print(f"  pair {i + 1:>3} ({'solo' if solo_first else 'alternated'} first): ops/s "
                       f"{runs['alt']['ops_s'] / runs['solo']['ops_s']:.3f}, p99 "
                       f"{runs['alt']['p99_us'] / runs['solo']['p99_us']:.3f} (solo {runs['solo']['ops_s']:,.0f} "
-                      f"ops/s, p99 {runs['solo']['p99_us']:.0f} µs; switch {switches[-1]:.2%} of a slice)", flush=True)
+                      f"ops/s, p99 {runs['solo']['p99_us']:.0f} µs; switch {switches[-1]:.2%} of a slice"
+                      f"{_settled(runs['alt'])})", flush=True)
             print(f"\nalternated ÷ solo over {len(pairs)} pairs: geometric mean [95 % paired t interval]")
             for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
                 c = stats.compare({i: a[key] for i, (a, _) in enumerate(pairs)},

@@ -127,6 +127,35 @@ def test_each_targets_operations_are_what_its_own_server_served(twin_servers: li
         assert (s.t_end_s - s.t_start_s).round(9).eq(SLICE_S).all()
 
 
+@pytest.mark.truth
+def test_a_settle_windows_operations_are_counted_apart_and_none_is_lost_or_credited_to_the_other_server(
+        twin_servers: list[Server]) -> None:
+    """workload-a in 0.2 s slices, the first 0.03 s of each a settle window: what starts in it is in the slices
+    table's settle_operations only, the rest in the point's histograms and series; together what each server
+    served (its own INFO commandstats); the point's runtime its slices less their settle windows."""
+    settle_s = 0.03
+    before = [_calls(s.port) for s in twin_servers]
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=SLICE_S, seed=5, settle_s=settle_s)
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=4, processes=2, warmup_s=0.8, duration_s=1.6,
+                     seed=5, alternation=alt)
+    results = PhaseRunner(spec).run_alternated()
+    served = [_calls(s.port) - b for s, b in zip(twin_servers, before)]
+    for r, calls in zip(results, served):
+        assert r.status == "ok", r.errors
+        s = r.slices
+        assert s is not None and len(s) == 6 and (s.settle_s == settle_s).all()
+        assert (s.settle_operations > 0).all() and (s.operations > 0).all() and (s.settle_p99_us > 0).all()
+        series = r.series  # every slice's operations after its settle window, warm-up too
+        timed = int(series[series.op.isin(("READ", "UPDATE"))].operations.sum())
+        assert timed == int(s.operations.sum())
+        assert timed + int(s.settle_operations.sum()) == calls["hgetall"] + calls["hmset"]
+        measured = s[~s.warmup]
+        histograms = [r.ops[op].histogram for op in ("READ", "UPDATE")]
+        assert r.operations == int(measured.operations.sum()) == sum(  # the histograms' total
+            h.get_total_count() for h in histograms if h is not None)
+        assert r.runtime_ms == pytest.approx(1000 * (SLICE_S - settle_s) * len(measured))
+
+
 @pytest.mark.speed
 def test_a_server_held_to_a_tenth_of_a_core_serves_fewer_operations_than_its_free_twin(tmp_path: Path) -> None:
     servers = [_loaded(tmp_path, "free"), _loaded(tmp_path, "slow")]
@@ -246,6 +275,7 @@ def _spec(**change: object) -> PhaseSpec:
      "plug-in Faulty does not say its operations can alternate"),
     ({"alternation": Alternation((A, B), slice_s=0.01)}, "slice of 0.01 s"),
     ({"alternation": Alternation((A, B), slice_s=11)}, "slice of 11 s"),
+    ({"alternation": Alternation((A, B), slice_s=0.5, settle_s=0.3)}, "settle window of 0.3 s"),
     ({"duration_s": None}, "needs a duration"),
     ({"properties": _props(dataintegrity="true")}, "dataintegrity"),
     ({"url": B}, "first URL"),

@@ -2,14 +2,14 @@
 merged exactly (HDR counts add) into one aggregate per slice, and one :class:`PhaseResult` per target.
 
 Each target's result holds its own slices only: ``ops`` and ``operations`` over its non-warm-up slices (a slice is
-warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length (cut at the session's
-end when it stopped early), so ``throughput_ops`` is its operations per second of its own slices; ``client_cpu_s``
-the workers' CPU during its slices (each slice carries the CPU from the previous slice's close to its own);
-``client_lag`` the same way; ``series`` one row per second per measurement from its slices that start in that
-second (``operations`` counts its operations in those slices: about 1/n of the second's time, not a rate);
+warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length less their settle
+windows (``Alternation.settle_s``: what started in one is counted apart, in the slices table only; cut at the
+session's end when it stopped early), so ``throughput_ops`` is its operations per second of its own slices;
+``client_cpu_s`` the workers' CPU during its slices (each slice carries the CPU from the previous slice's close to
+its own); ``client_lag`` the same way; ``series`` one row per second per measurement from its slices that start in
+that second (``operations`` counts its operations in those slices: about 1/n of the second's time, not a rate);
 ``slices`` one row per slice of it (:data:`SLICE_COLUMNS`). A target whose connection was lost for good is
-``failed`` (its later slices idle); the others keep their status. A worker lost, or Ctrl-C, applies to all.
-"""
+``failed`` (its later slices idle); the others keep their status. A worker lost, or Ctrl-C, applies to all."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     import pandas as pd
+    from hdrh.histogram import HdrHistogram
 
     from ycsbctl.engine.runner import PhaseRunner
 
@@ -47,6 +48,7 @@ class SliceAggregate:
     agg: SecondAggregate
     reports: int = 0  # workers that reported it
     last_end_ns: int = 0  # the latest end of its operations over the workers (perf_counter ns; 0: none)
+    settle: SecondAggregate | None = None  # the operations started in its settle window (Alternation.settle_s)
 
 
 @dataclass
@@ -57,12 +59,23 @@ class SessionShape:
     session_s: float  # warm-up included
     warmup_s: float
     order: list[int] = field(default_factory=list)
+    settle_s: float = 0.0  # s at each slice's start counted apart (Alternation.settle_s)
 
     def edges(self, k: int) -> tuple[float, float]:
         return slice_edges(k, self.slice_s, self.session_s)
 
     def warmup(self, k: int) -> bool:
         return k * self.slice_s < self.warmup_s - 1e-9
+
+    def settle(self, k: int) -> float:
+        """Slice ``k``'s settle window (s): its first ``settle_s``, or all of it when cut shorter."""
+        lo, hi = self.edges(k)
+        return min(self.settle_s, hi - lo)
+
+    def measured(self, k: int, stop_s: float | None = None) -> float:
+        """Slice ``k``'s measured time (s): after its settle window, cut at ``stop_s`` (s since the start)."""
+        lo, hi = self.edges(k)
+        return max(0.0, min(hi, self.session_s if stop_s is None else stop_s) - lo - self.settle_s)
 
 
 class AlternationCollector(Collector):
@@ -76,7 +89,8 @@ class AlternationCollector(Collector):
         session_s = spec.warmup_s + spec.duration_s
         n = slice_count(alt.slice_s, session_s)
         self.names = runner.names
-        self.shape = SessionShape(alt.slice_s, session_s, spec.warmup_s, schedule(len(alt.urls), alt.seed, n))
+        self.shape = SessionShape(alt.slice_s, session_s, spec.warmup_s, schedule(len(alt.urls), alt.seed, n),
+                                  alt.settle_s)
         self.slices: dict[int, SliceAggregate] = {}
         self.by_target: list[dict[int, SecondAggregate]] = [{} for _ in alt.urls]  # target -> second -> aggregate
         self.all_seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=runner.names))
@@ -87,6 +101,11 @@ class AlternationCollector(Collector):
         s = self.slices.get(msg.slice)
         if s is None:
             s = self.slices[msg.slice] = SliceAggregate(msg.target, SecondAggregate(names=self.names))
+        if msg.settle:  # kept apart: in the slices table only
+            if s.settle is None:
+                s.settle = SecondAggregate(names=self.names)
+            s.settle.add(msg.counts, self.measurement)
+            return
         before = s.agg.count
         s.agg.add(msg.counts, self.measurement)
         s.reports += 1
@@ -96,8 +115,7 @@ class AlternationCollector(Collector):
         per_second.setdefault(second, SecondAggregate(names=self.names)).add(msg.counts, self.measurement)
         self.all_seconds[second].add(msg.counts, self.measurement)
         if s.reports == 1:
-            lo, hi = self.shape.edges(msg.slice)
-            self.covered[second] += hi - lo
+            self.covered[second] += self.shape.measured(msg.slice)
         self.total_ops += s.agg.count - before
         self._ticks()
 
@@ -128,15 +146,24 @@ def slice_frame(c: AlternationCollector, target: int, t0: float) -> pd.DataFrame
     for k in sorted(k for k, s in c.slices.items() if s.target == target):
         s = c.slices[k]
         lo, hi = c.shape.edges(k)
-        overall = s.agg.overall()
-        h = hdr.from_counts(overall) if overall is not None else None
-        pct = hdr.percentiles_us(h, (50.0, 99.0)) if h is not None and h.get_total_count() else {}
+        h = _histogram(s.agg)
+        pct = hdr.percentiles_us(h, (50.0, 99.0)) if h is not None else {}
+        settle = _histogram(s.settle) if s.settle is not None else None
         rows.append({"slice": k, "t_start_s": lo, "t_end_s": hi, "warmup": c.shape.warmup(k),
                      "operations": int(s.agg.count), "errors": int(s.agg.errors()),
-                     "mean_us": hdr.mean_us(h) if h is not None and h.get_total_count() else math.nan,
+                     "mean_us": hdr.mean_us(h) if h is not None else math.nan,
                      "p50_us": float(pct.get(50.0, math.nan)), "p99_us": float(pct.get(99.0, math.nan)),
-                     "switch_s": max(0.0, s.last_end_ns / 1e9 - t0 - hi) if s.last_end_ns else math.nan})
+                     "switch_s": max(0.0, s.last_end_ns / 1e9 - t0 - hi) if s.last_end_ns else math.nan,
+                     "settle_s": c.shape.settle(k), "settle_operations": int(s.settle.count) if s.settle else 0,
+                     "settle_p99_us": hdr.percentiles_us(settle, (99.0,))[99.0] if settle is not None else math.nan})
     return pd.DataFrame(rows, columns=list(SLICE_COLUMNS))
+
+
+def _histogram(agg: SecondAggregate) -> HdrHistogram | None:
+    """Every operation of ``agg`` in one histogram (µs), or None without one."""
+    overall = agg.overall()
+    h = hdr.from_counts(overall) if overall is not None else None
+    return h if h is not None and h.get_total_count() else None
 
 
 def target_status(c: AlternationCollector, parts: list[TargetEnd]) -> tuple[RunStatus, list[str], int]:
@@ -167,9 +194,8 @@ def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) 
     for t, _url in enumerate(alt.urls):
         mine = [k for k, s in c.slices.items() if s.target == t and not c.shape.warmup(k)]
         totals = summaries({k: c.slices[k].agg for k in mine}, 0, runner.names)
-        run_s = sum(max(0.0, min(c.shape.edges(k)[1], stop_s) - c.shape.edges(k)[0]) for k in mine)
-        planned_s = sum(hi - lo for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k)
-                        for lo, hi in [c.shape.edges(k)])
+        run_s = sum(c.shape.measured(k, stop_s) for k in mine)
+        planned_s = sum(c.shape.measured(k) for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k))
         status, errors, stopped = target_status(c, [f.targets[t] for f in c.finals.values() if f.targets])
         seconds = c.by_target[t]
         out.append(PhaseResult(

@@ -2,13 +2,15 @@
 all its clients switching target together every slice.
 
 Each client loops over the session's slices: slice ``k`` (``[t0 + k·slice, t0 + (k+1)·slice)``) belongs to the
-target the schedule names, and the client runs :meth:`Worker.issue` (chains included) against that target's
-binding with the slice's end as its deadline: an operation in flight at the switch finishes, and belongs to the
-slice it started in. Every slice records into a recorder of its own (a ring of :data:`RING`, reused once the slice
-RING before it is shipped), so a straggler of slice ``k`` never mixes with slice ``k+1``'s operations even when
-both go to the same target (the B B of A B B A). Once every client left a slice, its counts are rolled and
-shipped as one :class:`~ycsbctl.engine.messages.SliceReport`, a slot per turn of the loop (as the per-second
-ticker ships its seconds).
+target the schedule names, and the client runs :meth:`Worker.issue` (chains included) against that target's binding
+with the slice's end as its deadline: an operation in flight at the switch finishes, and belongs to the slice it
+started in. Every slice records into a recorder of its own (a ring of :data:`RING`, reused once the slice RING
+before it is shipped), so a straggler of slice ``k`` never mixes with slice ``k+1``'s operations even when both go
+to the same target (the B B of A B B A). With a settle window (``Alternation.settle_s``) a client runs each slice in
+two parts, the first until ``start + settle_s`` into a second ring of recorders, the rest into the slice's own: an
+operation belongs to the part it started in, and the settle part ships first, flagged. Once every client left a
+slice, its counts are rolled and shipped as one :class:`~ycsbctl.engine.messages.SliceReport`, a slot per turn of
+the loop (as the per-second ticker ships its seconds).
 
 The slice loop is :class:`SliceLoop`'s, whatever the workload: :class:`AlternatingWorker` runs YCSB's CoreWorkload
 in it (the bindings' YCSB operations and their chains), :class:`~ycsbctl.engine.alternating_plugin_worker.
@@ -68,6 +70,8 @@ class SliceLoop(Worker):
         codes = self.slice_codes()
         self.session_rec = self.rec  # the lag probe counts CLIENT-LAG here; operations go to the ring
         self.ring = [Recorder(plan.spec.measurement, codes) for _ in range(RING)]
+        self.settle_ns = int(alt.settle_s * 1e9)  # each slice's first settle_ns record into a ring of their own
+        self.settle_ring = [Recorder(plan.spec.measurement, codes) for _ in range(RING if self.settle_ns else 0)]
         n = len(alt.urls)
         self.session_ns = int((plan.spec.warmup_s + plan.spec.duration_s) * 1e9)
         self.slice_ns = int(alt.slice_s * 1e9)
@@ -141,10 +145,15 @@ class SliceLoop(Worker):
                 await alarm.at(start)
             t = self.order[k]
             if perf() < end and t not in self.dead and not self.stopping:
+                _TARGET.set(t)  # (this client's task only)
+                if self.settle_ns:  # the settle window: what starts before start + settle_ns is counted apart
+                    settle = self.settle_ring[k % RING]
+                    self.rec_of[id(binds[t])] = settle
+                    await run_slice(t, settle, min(start + self.settle_ns, end))
                 rec = self.ring[k % RING]
                 self.rec_of[id(binds[t])] = rec
-                _TARGET.set(t)  # (this client's task only)
-                await run_slice(t, rec, end)
+                if perf() < end and t not in self.dead and not self.stopping:
+                    await run_slice(t, rec, end)
                 self.last_end[k] = max(self.last_end[k], perf())
             self.left[k] += 1
             if self.left[k] == len(self.plan.quotas):
@@ -170,6 +179,11 @@ class SliceLoop(Worker):
         counts.cpu_s, self.cpu_mark = cpu - self.cpu_mark, cpu
         self.closed = k
         assert self.shipments is not None
+        if self.settle_ns:  # before the slice's own report: the controller has both once the slice is in
+            settle = self.settle_ring[k % RING]
+            part = settle.roll()
+            part.cpu_s = 0.0  # (the slice's report carries the CPU and CLIENT-LAG of both)
+            self.shipments.put_nowait((settle, SliceReport(self.plan.index, k, self.order[k], part, 0, settle=True)))
         self.shipments.put_nowait((rec, SliceReport(self.plan.index, k, self.order[k], counts, self.last_end[k])))
         fut = self.waiting.pop(k, None)
         if fut is not None:

@@ -32,6 +32,9 @@ class Alternation:
     properties: tuple[dict[str, str], ...] = ()  # per-target binding properties (empty: spec.properties for all)
     slice_s: float = 0.2  # seconds per slice (the plan's default: ycsbctl.experiment.plan.SLICE_S)
     seed: int = 0  # the schedule's seed
+    # s at each slice's start whose operations are counted apart (the slices table's settle_* columns): neither in
+    # the target's operations, throughput (its time is left out too) nor histograms. 0: none.
+    settle_s: float = 0.0
 
     def properties_of(self, target: int, common: dict[str, str]) -> dict[str, str]:
         """The binding properties of target ``target`` (its own, or ``common``: the phase's)."""
@@ -87,6 +90,8 @@ def check(alt: Alternation, phase: str, duration_s: float | None, target_rate: f
         raise UserError("the load phase cannot alternate: load each target on its own, then alternate the run")
     if not SLICE_S_RANGE[0] <= alt.slice_s <= SLICE_S_RANGE[1]:
         raise UserError(f"slice of {alt.slice_s:g} s: use {SLICE_S_RANGE[0]:g} to {SLICE_S_RANGE[1]:g} s")
+    if not 0 <= alt.settle_s <= alt.slice_s / 2:
+        raise UserError(f"a settle window of {alt.settle_s:g} s in {alt.slice_s:g} s slices: use 0 to half a slice")
     if alt.properties and len(alt.properties) != len(alt.urls):
         raise UserError(f"{len(alt.properties)} property sets for {len(alt.urls)} alternated targets: give one "
                         "per target, or none")

@@ -116,6 +116,7 @@ class SliceReport:
     target: int
     counts: SecondCounts
     last_end_ns: int  # when the last of the slice's operations ended (perf_counter ns; 0: none ran)
+    settle: bool = False  # the operations started in the slice's settle window (Alternation.settle_s), sent first
     version: int = MESSAGE_VERSION
 
 
