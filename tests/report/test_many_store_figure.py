@@ -188,3 +188,22 @@ def test_a_note_wraps_at_spaces_to_the_width_it_is_given_with_every_word_kept():
         assert width(line) <= 150.0 or " " not in line
         if after:
             assert width(f"{line} {after.split()[0]}") > 150.0
+
+
+def test_exactly_the_cells_runs_csv_holds_degraded_are_dotted_in_white_over_their_stores_colour(study):
+    """In each test panel (throughput, p99) a degraded cell's bar is its store's own colour with white dots over it
+    (never a paler colour another store could have), every other measured bar plain: the dotted bars are exactly the
+    (store, test) cells whose runs runs.csv holds degraded, each in the colour the legend gives its store."""
+    from ycsbctl.report.many_store_figure import DEGRADED_HATCH
+
+    runs = pd.read_csv(study.path / "runs.csv")
+    degraded = runs[runs["status"] == "degraded"]
+    cells = set(zip(degraded["target"], degraded["workload"]))
+    assert cells and len(cells) < len(set(zip(runs["target"], runs["workload"])))
+    fig = _figure(study)
+    legend = _legend_colours(fig, list(store_study(study).targets))
+    for ax in fig.axes[:2]:
+        dotted = [p for p in ax.patches if p.get_hatch() == DEGRADED_HATCH]
+        assert len(dotted) == len(cells), ax.get_title()
+        assert {to_hex(p.get_facecolor(), keep_alpha=False) for p in dotted} == {legend[t] for t, _ in cells}
+        assert {to_hex(p.get_edgecolor(), keep_alpha=False) for p in dotted} == {"#ffffff"}

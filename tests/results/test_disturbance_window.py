@@ -77,3 +77,23 @@ def test_a_series_not_back_when_the_point_ends_leaves_the_window_open_and_its_co
     ops.append(1000)  # one more interval at the rate: back, closed where the dip ended
     e = effect(_series(ops), 3.0, 3.01)
     assert not e.window_open and e.affected_end_s == pytest.approx(4.0)
+
+
+def test_back_is_the_first_run_of_back_samples_intervals_at_or_above_the_line_after_the_window_began():
+    """``back_at``: an interval exactly at the band's edge is back ("at or above"); a run one short, broken by one
+    interval below, does not count; the run found is the first that begins after ``k_from`` and ends by ``k_last``
+    (None when none does: the window is open)."""
+    from ycsbctl.results.disturbance import back_at
+
+    line = 9_990.0
+    at = [line] * (BACK_SAMPLES - 1) + [line - 1] + [line] * BACK_SAMPLES  # from interval 31 on
+    rates = dict(enumerate(at, start=31))
+
+    def rate(k: int) -> float:
+        return rates.get(k, 0.0)
+
+    first = 31 + BACK_SAMPLES  # the first interval of the whole run
+    assert back_at(rate, line, 30, 40) == first
+    assert back_at(rate, line, 30, first + BACK_SAMPLES - 2) is None  # the run is not whole by then
+    assert back_at(rate, line, first, 40) is None  # after k_from only: the run's first interval is k_from itself
+    assert back_at(rate, line - 1, 30, 40) == 31  # at or above the line: the interval at line - 1 is back too
