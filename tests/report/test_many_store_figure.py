@@ -207,3 +207,19 @@ def test_exactly_the_cells_runs_csv_holds_degraded_are_dotted_in_white_over_thei
         assert len(dotted) == len(cells), ax.get_title()
         assert {to_hex(p.get_facecolor(), keep_alpha=False) for p in dotted} == {legend[t] for t, _ in cells}
         assert {to_hex(p.get_edgecolor(), keep_alpha=False) for p in dotted} == {"#ffffff"}
+
+
+def test_every_bar_label_ends_inside_its_panel(study):
+    """Each panel's top is raised until every value (or status) label above a bar ends inside it, 2 % of the panel
+    below its top edge (the label's height measured in px by the figure's own renderer, whatever the scale)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _figure(study)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    labelled = [ax for ax in fig.axes if ax.texts]
+    assert labelled or len(store_study(study).targets) > 3  # a crowded figure has none: the table holds them
+    for ax in labelled:
+        top = ax.get_window_extent(renderer).y1
+        highest = max(t.get_window_extent(renderer).y1 for t in ax.texts)
+        assert highest <= top - 0.02 * ax.get_window_extent(renderer).height + 0.5, ax.get_title()
