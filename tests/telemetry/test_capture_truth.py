@@ -325,3 +325,20 @@ def test_a_peers_container_on_this_hosts_engine_is_ours_by_its_id_and_every_list
     shards.processes = [{"pid": 102, "port": 7002}, {"pid": 103, "port": 7003}]
     assert peer_roots([here, away, shards]) == ([101, 102, 103], ["c0ffee"])
     assert peer_roots([away]) == ([], [])
+
+
+def test_a_server_reached_through_a_relay_is_the_process_listening_on_the_urls_port_not_the_pid_it_reports(
+        redis_server) -> None:
+    """``local_server_pid`` keeps the PID a server reports (INFO process_id) only where that process listens on the
+    URL's port: through a TCP relay (this test's own process listens) the server's PID is not what the URL reaches,
+    and the listener is taken; reached directly, the server's own."""
+    import os
+
+    from tests.fixtures.tap import tap
+    from ycsbctl.telemetry.server_processes import local_server_pid
+
+    with tap("127.0.0.1", redis_server.port) as relay:
+        via = Endpoint(target="redis", protocol="redis", url=f"redis://127.0.0.1:{relay.port}/0", backend="external")
+        assert local_server_pid(via) == os.getpid()
+    direct = Endpoint(target="redis", protocol="redis", url=redis_server.url, backend="external")
+    assert local_server_pid(direct) == redis_server.proc.pid
