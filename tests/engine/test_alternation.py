@@ -280,7 +280,7 @@ def test_slices_stay_in_order_of_the_session_for_any_seed() -> None:
 
 def test_a_sessions_slices_are_counted_exactly_and_the_slice_range_and_property_sets_are_checked() -> None:
     """``slice_count``: the slices of a session, its last cut short by its end, counted as exact arithmetic
-    (``fractions``) counts them — 1.1 s in slices of 0.1 s is 11, though 1.1 / 0.1 is 11.000000000000002 in floats;
+    (``fractions``) counts them — 2.1 s in slices of 0.3 s is 7, though 2.1 / 0.3 is 7.000000000000001 in floats;
     ``slice_edges``: the last slice ends with the session. The engine accepts both ends of ``SLICE_S_RANGE``, and one
     property set per target or none, refusing another count in one line."""
     import math
@@ -288,7 +288,7 @@ def test_a_sessions_slices_are_counted_exactly_and_the_slice_range_and_property_
 
     from ycsbctl.engine.alternation import SLICE_S_RANGE, slice_count, slice_edges
 
-    for slice_s, session_s in ((0.1, 1.1), (0.1, 1.15), (0.2, 2.0), (0.3, 0.9), (0.05, 7.0), (0.7, 0.5)):
+    for slice_s, session_s in ((0.3, 2.1), (0.3, 2.7), (0.1, 1.15), (0.2, 2.0), (0.3, 0.9), (0.05, 7.0), (0.7, 0.5)):
         assert slice_count(slice_s, session_s) == math.ceil(Fraction(str(session_s)) / Fraction(str(slice_s)))
     assert slice_count(0.2, 0.0) == 1  # a session of no time still has its one slice
     assert slice_edges(11, 0.1, 1.15) == (pytest.approx(1.1), 1.15) and slice_edges(0, 0.2, 2.0) == (0.0, 0.2)
