@@ -298,3 +298,20 @@ def test_a_sessions_slices_are_counted_exactly_and_the_slice_range_and_property_
     with pytest.raises(UserError) as e:
         PhaseRunner(_spec(alternation=Alternation((A, B), properties=(_props(),))))
     assert "1 property sets for 2 alternated targets" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_each_target_has_its_own_binding_properties_and_its_slices_the_streams_the_module_documents() -> None:
+    """``properties_of``: an alternation with a property set per target gives each its own, one without gives the
+    phase's; ``block_order``: the permutation ``random.Random(f"ycsbctl-alternation:{seed}:{block}")`` shuffles, then
+    its reverse, as the module's docstring says (a folder's schedule is derived again from its seed)."""
+    import random
+
+    from ycsbctl.engine.alternation import block_order
+
+    own = Alternation((A, B), properties=({"redis.password": "a"}, {"redis.password": "b"}))
+    assert [own.properties_of(t, {"x": "1"}) for t in (0, 1)] == [{"redis.password": "a"}, {"redis.password": "b"}]
+    assert Alternation((A, B)).properties_of(1, {"x": "1"}) == {"x": "1"}
+    for n, seed, block in ((2, 0, 0), (3, 7, 3), (4, 11, 12)):
+        pi = list(range(n))
+        random.Random(f"ycsbctl-alternation:{seed}:{block}").shuffle(pi)
+        assert block_order(n, seed, block) == pi + pi[::-1]

@@ -223,3 +223,12 @@ def test_every_bar_label_ends_inside_its_panel(study):
         top = ax.get_window_extent(renderer).y1
         highest = max(t.get_window_extent(renderer).y1 for t in ax.texts)
         assert highest <= top - 0.02 * ax.get_window_extent(renderer).height + 0.5, ax.get_title()
+
+
+def test_the_legend_has_the_degraded_entry_only_when_a_measured_cell_is_degraded(tmp_path):
+    """The legend's "degraded" entry stands for bars dotted in white: a study with a store that cannot answer some
+    tests (hatched) but no degraded point has none; the module's studies (a busy store's points degraded) have it."""
+    quiet = many_store_study(tmp_path, 3, busy=0, repeat=1)
+    assert not (pd.read_csv(quiet.path / "runs.csv")["status"] == "degraded").any()
+    words = [t.get_text() for t in _figure(quiet).legends[-1].get_texts()]
+    assert not any("degraded" in w for w in words) and any("cannot" in w for w in words), words
