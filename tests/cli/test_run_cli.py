@@ -235,3 +235,21 @@ def test_a_run_whose_report_could_not_be_drawn_exits_1_whether_its_points_were_o
         with pytest.raises(SystemExit) as e:
             _finish(Outcome(folder=None, records=[record], report_failed=failed), False, quiet=True)
         assert e.value.code == code, (status, failed)
+
+
+def test_an_option_that_would_change_the_stored_plan_is_refused_beside_resume_not_ignored(tmp_path: Path) -> None:
+    """``run --resume DIR --budget 20m --repeat 5`` finished DIR's stored plan and ignored both without a word (exit
+    0): --resume takes its folder's plan as it was, so such options are named and refused in one line, exit 2, before
+    the folder is read; the passwords (--target, -p) and how the run shows itself (--quiet, --no-report) it takes."""
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    missing = str(tmp_path / "no-such-folder")
+    r = CliRunner().invoke(main, ["run", "--resume", missing, "--budget", "20m", "--repeat", "5", "--quiet"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: --resume finishes the plan its folder stores, as it was: --repeat, --budget "
+                               "would change it; drop them"), r.output
+    taken = CliRunner().invoke(main, ["run", "--resume", missing, "--target", "basic://", "-p", "x=1", "--quiet",
+                                      "--no-report", "--allow-concurrent"])
+    assert taken.exit_code == 2 and "--resume finishes the plan" not in taken.output, taken.output  # the folder's
