@@ -218,3 +218,38 @@ def test_a_sweep_without_its_report_writes_the_data_and_says_how_to_draw_it(tmp_
                   cwd=tmp_path, environ={**os.environ, "YCSBCTL_REPORT": "maybe"})
     assert bad.returncode == 2 and bad.stderr.strip() == "error: YCSBCTL_REPORT='maybe': give on or off", bad.stderr
     assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.parametrize("status", ["ok", "degraded"])
+def test_a_run_whose_report_could_not_be_drawn_exits_1_whether_its_points_were_ok_or_degraded(status: str) -> None:
+    """Every point measured (exit 0, or 3 with a degraded one) but report.html not written: exit 1, a step the user
+    must still take (``ycsbctl report DIR``), whatever the points' status; a run whose report was drawn keeps its
+    code (experiment/outcome.py's rule)."""
+    from ycsbctl.cli.experiment import _finish
+    from ycsbctl.experiment.outcome import Outcome
+    from ycsbctl.results.folder import RunRecord
+    from ycsbctl.results.names import RunStatus
+
+    record = RunRecord(f"redis.workloadb.run.t8.r1.{status}", "redis", "workloadb", "run", 8, 1, RunStatus(status))
+    for failed, code in ((True, 1), (False, 0 if status == "ok" else 3)):
+        with pytest.raises(SystemExit) as e:
+            _finish(Outcome(folder=None, records=[record], report_failed=failed), False, quiet=True)
+        assert e.value.code == code, (status, failed)
+
+
+def test_an_option_that_would_change_the_stored_plan_is_refused_beside_resume_not_ignored(tmp_path: Path) -> None:
+    """``run --resume DIR --budget 20m --repeat 5`` finished DIR's stored plan and ignored both without a word (exit
+    0): --resume takes its folder's plan as it was, so such options are named and refused in one line, exit 2, before
+    the folder is read; the passwords (--target, -p) and how the run shows itself (--quiet, --no-report) it takes."""
+    from click.testing import CliRunner
+
+    from ycsbctl.cli import main
+
+    missing = str(tmp_path / "no-such-folder")
+    r = CliRunner().invoke(main, ["run", "--resume", missing, "--budget", "20m", "--repeat", "5", "--quiet"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: --resume finishes the plan its folder stores, as it was: --repeat, --budget "
+                               "would change it; drop them"), r.output
+    taken = CliRunner().invoke(main, ["run", "--resume", missing, "--target", "basic://", "-p", "x=1", "--quiet",
+                                      "--no-report", "--allow-concurrent"])
+    assert taken.exit_code == 2 and "--resume finishes the plan" not in taken.output, taken.output  # the folder's

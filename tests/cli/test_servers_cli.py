@@ -352,3 +352,35 @@ def test_a_ctrl_c_while_the_process_exits_breaks_no_exit_handler(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.startswith("READ usertable user"), r.stderr
     assert r.stderr.strip() == "exit handlers ran to the end", r.stderr
+
+
+def test_ctrl_c_at_any_import_of_the_command_lines_start_is_one_line_and_exit_130(tmp_path):
+    """Issue 72: Ctrl-C 0.05 s after ``ycsbctl`` started still printed a KeyboardInterrupt traceback: ycsbctl.cli put
+    its start-up handler in place only after ``import signal`` (and its enums) had run, and gave Ctrl-C back to
+    Python before the module's end. Made exact: a sitecustomize sends the process a real SIGINT when the Nth import
+    after ``ycsbctl.cli``'s own begins (the first is what the module imports first; the last ones, ``run``'s own
+    modules, come after the command line's parsing began). Each: exit 130 and one line, never a traceback."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os, sys\n"
+        "N = int(os.environ['YCSBCTL_TEST_NTH_IMPORT'])\n"
+        "class _Finder:\n"
+        "    seen = -1\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'ycsbctl.cli' and self.seen < 0:\n"
+        "            self.seen = 0\n"
+        "        elif self.seen >= 0:\n"
+        "            self.seen += 1\n"
+        "            if self.seen == N:\n"
+        "                os.kill(os.getpid(), 2)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Finder())\n")
+    for nth in (1, 2, 3, 8, 40):
+        done = subprocess.run([*CLI, "run", "--help"], env={**env(), "PYTHONPATH": f"{hook}:{ROOT}",
+                                                            "YCSBCTL_TEST_NTH_IMPORT": str(nth)},
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        said = [x for x in done.stderr.splitlines() if x.strip()]
+        assert done.returncode == 130 and len(said) == 1 and "Traceback" not in done.stderr, (nth, done.stderr)
+        assert said[0] in ("ycsbctl: interrupted while starting: nothing was started",
+                           "ycsbctl: interrupted before anything was started"), (nth, said)

@@ -306,3 +306,42 @@ def test_the_java_and_cluster_engines_refuse_an_alternation(engine) -> None:
 def test_slices_stay_in_order_of_the_session_for_any_seed() -> None:
     for seed, n in itertools.product(range(5), (2, 3)):
         assert sorted(schedule(n, seed, 6 * n)) == sorted(list(range(n)) * 6)
+
+
+def test_a_sessions_slices_are_counted_exactly_and_the_slice_range_and_property_sets_are_checked() -> None:
+    """``slice_count``: the slices of a session, its last cut short by its end, counted as exact arithmetic
+    (``fractions``) counts them — 2.1 s in slices of 0.3 s is 7, though 2.1 / 0.3 is 7.000000000000001 in floats;
+    ``slice_edges``: the last slice ends with the session. The engine accepts both ends of ``SLICE_S_RANGE``, and one
+    property set per target or none, refusing another count in one line."""
+    import math
+    from fractions import Fraction
+
+    from ycsbctl.engine.alternation import SLICE_S_RANGE, slice_count, slice_edges
+
+    for slice_s, session_s in ((0.3, 2.1), (0.3, 2.7), (0.1, 1.15), (0.2, 2.0), (0.3, 0.9), (0.05, 7.0), (0.7, 0.5)):
+        assert slice_count(slice_s, session_s) == math.ceil(Fraction(str(session_s)) / Fraction(str(slice_s)))
+    assert slice_count(0.2, 0.0) == 1  # a session of no time still has its one slice
+    assert slice_edges(11, 0.1, 1.15) == (pytest.approx(1.1), 1.15) and slice_edges(0, 0.2, 2.0) == (0.0, 0.2)
+    for slice_s in SLICE_S_RANGE:
+        PhaseRunner(_spec(alternation=Alternation((A, B), slice_s=slice_s)))  # accepted: no UserError
+    PhaseRunner(_spec(alternation=Alternation((A, B), properties=(_props(), _props()))))
+    with pytest.raises(UserError) as e:
+        PhaseRunner(_spec(alternation=Alternation((A, B), properties=(_props(),))))
+    assert "1 property sets for 2 alternated targets" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_each_target_has_its_own_binding_properties_and_its_slices_the_streams_the_module_documents() -> None:
+    """``properties_of``: an alternation with a property set per target gives each its own, one without gives the
+    phase's; ``block_order``: the permutation ``random.Random(f"ycsbctl-alternation:{seed}:{block}")`` shuffles, then
+    its reverse, as the module's docstring says (a folder's schedule is derived again from its seed)."""
+    import random
+
+    from ycsbctl.engine.alternation import block_order
+
+    own = Alternation((A, B), properties=({"redis.password": "a"}, {"redis.password": "b"}))
+    assert [own.properties_of(t, {"x": "1"}) for t in (0, 1)] == [{"redis.password": "a"}, {"redis.password": "b"}]
+    assert Alternation((A, B)).properties_of(1, {"x": "1"}) == {"x": "1"}
+    for n, seed, block in ((2, 0, 0), (3, 7, 3), (4, 11, 12)):
+        pi = list(range(n))
+        random.Random(f"ycsbctl-alternation:{seed}:{block}").shuffle(pi)
+        assert block_order(n, seed, block) == pi + pi[::-1]

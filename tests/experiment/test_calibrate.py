@@ -386,3 +386,13 @@ def test_ctrl_c_once_the_load_began_exits_130_in_one_line_saying_the_records_wer
     finally:
         r.flushdb()
         r.close()
+
+
+def test_a_url_naming_port_0_is_refused_in_one_line_before_anything_starts():
+    """``calibrate --target redis://127.0.0.1:0`` (a script's unset port): redis-benchmark's ``-p`` and redis-py
+    read port 0 as none given and reached whatever listened on 6379. Refused as ``run --target`` refuses it: one
+    line, exit 2."""
+    for target in ("redis://127.0.0.1:0", "redis://127.0.0.1:00/15"):
+        res = CliRunner().invoke(main, ["calibrate", "--target", target, "--rounds", "1"])
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+        assert res.output.startswith(f"error: {target}: port 0 is no server's port"), res.output

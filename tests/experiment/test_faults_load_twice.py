@@ -216,3 +216,35 @@ def test_the_insert_workload_on_an_empty_target_gives_no_warning_of_missing_keys
     finally:
         client.flushdb()
         client.close()
+
+
+def test_the_held_keys_check_reads_each_key_once_on_one_connection_of_its_own(redis_server):
+    """``held_keys`` (what a load would insert twice) asks through one binding: the server counts one connection
+    received (INFO's ``total_connections_received``, read on a connection opened before) and one read per key
+    (``cmdstat_hgetall``), and the keys it says are held are those written there."""
+    import asyncio
+
+    import redis
+
+    from ycsbctl.experiment.url_datasets import held_keys
+
+    url = redis_server.url.rsplit("/", 1)[0] + "/13"  # a database of this test's own
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    keys = [f"user{i}".encode() for i in range(6)]
+    client.hset(keys[1], "field0", "v")
+    client.hset(keys[4], "field0", "v")
+
+    def counted() -> tuple[int, int]:
+        info = client.info("all")
+        return int(info["total_connections_received"]), int(info.get("cmdstat_hgetall", {}).get("calls", 0))
+
+    try:
+        before = counted()
+        held = asyncio.run(held_keys(url, {"redis.cluster": "false"}, "usertable", keys))
+        after = counted()
+    finally:
+        client.flushdb()
+        client.close()
+    assert held == [keys[1], keys[4]]
+    assert (after[0] - before[0], after[1] - before[1]) == (1, len(keys))

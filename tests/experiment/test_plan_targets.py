@@ -76,3 +76,19 @@ def test_a_study_of_two_databases_of_one_server_has_two_targets_and_their_points
     assert [t.label for t in study.targets] == ["redis-127-0-0-1-6399-db0", "redis-127-0-0-1-6399-db1"]
     loads = [study.dataset_load(t, study.first).run_id for t in study.targets]
     assert len(set(loads)) == 2, loads
+
+
+def test_a_plan_not_made_from_target_options_has_its_urls_checked_as_target_options_are():
+    """A plan ``rerun`` rebuilds from a manifest (``rerun DIR --target redis=redis://127.0.0.1:0``) or a study file
+    gives is resolved by the same function as ``run``'s, which checks each URL as ``--target`` does: port 0 (which
+    every store's "port or its default" read as 6379, 27017…) refused in one line, before anything starts."""
+    import pytest
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.experiment.resolve import resolve_study
+
+    for url in ("redis://127.0.0.1:0/0", "mongodb://127.0.0.1:27017,127.0.0.1:0/ycsb"):
+        with pytest.raises(UserError) as e:
+            resolve_study(Plan(workloads=["workload-b"], targets=["redis://127.0.0.1:6399/0", url], threads=[1]))
+        assert "port 0 is no server's port" in str(e.value) and "\n" not in str(e.value)

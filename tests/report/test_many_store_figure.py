@@ -188,3 +188,47 @@ def test_a_note_wraps_at_spaces_to_the_width_it_is_given_with_every_word_kept():
         assert width(line) <= 150.0 or " " not in line
         if after:
             assert width(f"{line} {after.split()[0]}") > 150.0
+
+
+def test_exactly_the_cells_runs_csv_holds_degraded_are_dotted_in_white_over_their_stores_colour(study):
+    """In each test panel (throughput, p99) a degraded cell's bar is its store's own colour with white dots over it
+    (never a paler colour another store could have), every other measured bar plain: the dotted bars are exactly the
+    (store, test) cells whose runs runs.csv holds degraded, each in the colour the legend gives its store."""
+    from ycsbctl.report.many_store_figure import DEGRADED_HATCH
+
+    runs = pd.read_csv(study.path / "runs.csv")
+    degraded = runs[runs["status"] == "degraded"]
+    cells = set(zip(degraded["target"], degraded["workload"]))
+    assert cells and len(cells) < len(set(zip(runs["target"], runs["workload"])))
+    fig = _figure(study)
+    legend = _legend_colours(fig, list(store_study(study).targets))
+    for ax in fig.axes[:2]:
+        dotted = [p for p in ax.patches if p.get_hatch() == DEGRADED_HATCH]
+        assert len(dotted) == len(cells), ax.get_title()
+        assert {to_hex(p.get_facecolor(), keep_alpha=False) for p in dotted} == {legend[t] for t, _ in cells}
+        assert {to_hex(p.get_edgecolor(), keep_alpha=False) for p in dotted} == {"#ffffff"}
+
+
+def test_every_bar_label_ends_inside_its_panel(study):
+    """Each panel's top is raised until every value (or status) label above a bar ends inside it, 2 % of the panel
+    below its top edge (the label's height measured in px by the figure's own renderer, whatever the scale)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _figure(study)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    labelled = [ax for ax in fig.axes if ax.texts]
+    assert labelled or len(store_study(study).targets) > 3  # a crowded figure has none: the table holds them
+    for ax in labelled:
+        top = ax.get_window_extent(renderer).y1
+        highest = max(t.get_window_extent(renderer).y1 for t in ax.texts)
+        assert highest <= top - 0.02 * ax.get_window_extent(renderer).height + 0.5, ax.get_title()
+
+
+def test_the_legend_has_the_degraded_entry_only_when_a_measured_cell_is_degraded(tmp_path):
+    """The legend's "degraded" entry stands for bars dotted in white: a study with a store that cannot answer some
+    tests (hatched) but no degraded point has none; the module's studies (a busy store's points degraded) have it."""
+    quiet = many_store_study(tmp_path, 3, busy=0, repeat=1)
+    assert not (pd.read_csv(quiet.path / "runs.csv")["status"] == "degraded").any()
+    words = [t.get_text() for t in _figure(quiet).legends[-1].get_texts()]
+    assert not any("degraded" in w for w in words) and any("cannot" in w for w in words), words

@@ -88,3 +88,21 @@ def test_a_legend_whose_entries_are_each_wider_than_half_the_figure_takes_one_co
     renderer = FigureCanvasAgg(fig).get_renderer()
     (legend,) = fig.legends
     assert len({round(t.get_window_extent(renderer).x0) for t in legend.get_texts()}) == 1
+
+
+@pytest.mark.parametrize("degraded", [1, 2, 3])
+def test_degraded_points_are_each_named_only_while_fewer_than_half_of_the_measured_points(degraded):
+    """One target at four thread counts, the first ``degraded`` of them degraded (no ok run; each measured): each is
+    named on the figure ("redis: degraded 1/1") only while the degraded ones are fewer than half of the four points
+    that measured — one of four is; two or three of four are not, the legend's note says it once for all."""
+    import pandas as pd
+
+    from tests.fixtures.crowded_plot import _point
+
+    rows = [_point("redis", th, "degraded" if i < degraded else "ok", 10_000.0 * (i + 1), 10_000.0 * (i + 1))
+            for i, th in enumerate((8, 16, 32, 64))]
+    fig = plots.throughput_latency_figure(pd.DataFrame(rows), "workloadb", "p99", {"redis": "#0072B2"})
+    named = [a.get_text() for a in fig.axes[0].texts if isinstance(a, Annotation)]
+    counted = 2 * degraded < len(rows)  # the rule, counted here from the rows
+    assert named == (["redis: degraded 1/1"] * degraded if counted else [])
+    assert plots.DEGRADED_NOTE in [t.get_text() for t in fig.legends[0].get_texts()]

@@ -77,3 +77,47 @@ def test_a_series_not_back_when_the_point_ends_leaves_the_window_open_and_its_co
     ops.append(1000)  # one more interval at the rate: back, closed where the dip ended
     e = effect(_series(ops), 3.0, 3.01)
     assert not e.window_open and e.affected_end_s == pytest.approx(4.0)
+
+
+def test_back_is_the_first_run_of_back_samples_intervals_at_or_above_the_line_after_the_window_began():
+    """``back_at``: an interval exactly at the band's edge is back ("at or above"); a run one short, broken by one
+    interval below, does not count; the run found is the first that begins after ``k_from`` and ends by ``k_last``
+    (None when none does: the window is open)."""
+    from ycsbctl.results.disturbance import back_at
+
+    line = 9_990.0
+    at = [line] * (BACK_SAMPLES - 1) + [line - 1] + [line] * BACK_SAMPLES  # from interval 31 on
+    rates = dict(enumerate(at, start=31))
+
+    def rate(k: int) -> float:
+        return rates.get(k, 0.0)
+
+    first = 31 + BACK_SAMPLES  # the first interval of the whole run
+    assert back_at(rate, line, 30, 40) == first
+    assert back_at(rate, line, 30, first + BACK_SAMPLES - 2) is None  # the run is not whole by then
+    assert back_at(rate, line, first, 40) is None  # after k_from only: the run's first interval is k_from itself
+    assert back_at(rate, line - 1, 30, 40) == 31  # at or above the line: the interval at line - 1 is back too
+
+
+def test_the_band_leaves_an_earlier_events_intervals_out_and_a_busy_store_ends_at_the_interval_before_its_edge():
+    """``back_line``'s spread is of the samples before the event less ``skip`` (an earlier event's intervals: its dip
+    is not the traffic's noise), by hand with numpy; a store done exactly at an interval's edge (4.0 s) was busy up to
+    the interval before it (39), one done inside an interval (4.05 s) in that interval (40); ``busy_until_s`` NaN (an
+    events table's empty cell) is no background work, as None; an event with nothing before it (a NaN reference)
+    has a window that ends where its own intervals do, not said open."""
+    rng = np.random.default_rng(11)  # fixed: the band is worked out here from the very samples
+    before = [int(x) for x in rng.normal(1000, 30, 30).round()]
+    before[12:15] = [100, 120, 90]  # an earlier event's dip
+    f = _series(before + [1000] * 30)
+    kept = np.array([v for k, v in enumerate(before) if k not in (12, 13, 14)], dtype=float) / 0.1
+    sigma = 1.4826 * float(np.median(np.abs(kept - np.median(kept))))
+    assert back_line(f, 3.0, 10_000.0, skip={12, 13, 14}) == pytest.approx(10_000.0 - BAND_SIGMAS * sigma)
+    assert back_line(f, 3.0, 10_000.0) != pytest.approx(10_000.0 - BAND_SIGMAS * sigma)
+
+    flat = _series([1000] * 30 + [400] * 3 + [1000] * 30)
+    assert effect(flat, 3.0, 3.01, busy_until_s=4.0).affected_end_s == pytest.approx(4.0)
+    assert effect(flat, 3.0, 3.01, busy_until_s=4.05).affected_end_s == pytest.approx(4.1)
+    nan = effect(flat, 3.0, 3.01, busy_until_s=math.nan)
+    assert nan == effect(flat, 3.0, 3.01, busy_until_s=None) and nan.affected_end_s == pytest.approx(3.3)
+    first = effect(_series([5] * 20), 0.0, 0.05, busy_until_s=1.0)
+    assert math.isnan(first.pre_ops_per_s) and not first.window_open and first.affected_end_s == pytest.approx(1.0)

@@ -193,3 +193,30 @@ def test_a_row_read_back_undoes_every_escape_of_clickhouse_s_tabseparated_format
     assert s.row_fields(b"user4\ta\\qb\tx\ty", [b"field0"]) == {b"field0": b"aqb"}
     # a lone backslash at a value's end (no escape follows: ClickHouse never writes one) is kept, as a backslash
     assert s.row_fields(b"user3\tcut\\\tx\\n\\\ty", None) == {b"field0": b"cut\\", b"field1": b"x\n\\", b"field2": b"y"}
+
+
+def test_a_tables_parts_rows_and_index_bytes_are_what_clickhouse_client_reads_of_system_parts(clickhouse):
+    """``table_parts``: a table written by three INSERTs and merged by ``OPTIMIZE … FINAL`` is one active part (no
+    merge moves it after that) of the 300 rows inserted; its bytes on disk and primary index bytes are what
+    clickhouse-client (the native protocol, the fixture's other port) reads of system.parts; no table, no part."""
+    from ycsbctl.stores.clickhouse.admin import table_parts
+
+    table = f"p{uuid.uuid4().hex[:12]}"
+    clickhouse_client(clickhouse, f"CREATE TABLE {table} (k UInt64, v String) ENGINE = MergeTree ORDER BY k "
+                                  "SETTINGS index_granularity = 16")
+    try:
+        for first in (0, 100, 200):
+            clickhouse_client(clickhouse, f"INSERT INTO {table} SELECT number + {first}, 'v' FROM system.numbers "
+                                          "LIMIT 100")
+        clickhouse_client(clickhouse, f"OPTIMIZE TABLE {table} FINAL")
+        ((parts, rows, disk, index),) = clickhouse_client(
+            clickhouse, "SELECT count(), sum(rows), sum(bytes_on_disk), sum(primary_key_bytes_in_memory) "
+                        f"FROM system.parts WHERE active AND database = 'default' AND table = '{table}'")
+        assert (int(parts), int(rows)) == (1, 300)
+        assert table_parts(clickhouse.url, table) == {"bytes_on_disk": float(disk), "rows": 300, "parts": 1,
+                                                      "primary_key_bytes_in_memory": float(index)}
+        assert float(index) > 1  # 300 rows, a mark every 16: the index holds more than one byte to tell from a count
+    finally:
+        clickhouse_client(clickhouse, f"DROP TABLE IF EXISTS {table}")
+    assert table_parts(clickhouse.url, table) == {"bytes_on_disk": 0.0, "rows": 0, "parts": 0,
+                                                  "primary_key_bytes_in_memory": 0.0}

@@ -330,3 +330,35 @@ def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_
     d.r.log = [{"id": 200 - i, "client_name": b"other", "command": b"HGETALL user1", "duration": 150}
                for i in range(127)] + [mine]  # newest first: this connection's DEL the oldest of 128
     assert d._slowlog_duration(0, "DEL") == 0.0025
+
+
+def test_a_background_free_is_not_said_done_once_info_no_longer_gives_its_counter(tmp_path):
+    """The lazyfree poll reads INFO's ``lazyfree_pending_objects`` until it says 0. A server that refuses INFO from
+    then on (its ACL takes INFO from the default user: the server answers NOPERM) says no 0: the free is not said done
+    — the poll stops at its first refused read with the counter unknown (None), not at the end of its wait, and not
+    with a time the free was never seen to end in (the window it charges stays open)."""
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.stores.redis.disturb import LAZYFREE_WAIT_S
+
+    server = start_redis(tmp_path)
+    admin = redis.Redis.from_url(server.url)
+    d = RedisDisturber(server.url, parse_disturb("unlink:set:1k@1s"), "t")
+    try:
+        d.counted = d._counters()  # the server's own counters before the action
+        # as read just after an UNLINK whose key one thread of the server's is still freeing
+        after = {**d.counted, "lazyfree_pending_objects": d.counted["lazyfree_pending_objects"] + 1}
+        admin.execute_command("ACL", "SETUSER", "default", "-info")
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            admin.info("memory")
+        end = time.perf_counter()
+        watched = d._background_free(end, after)
+        assert watched is not None
+        seconds, pending = watched
+        assert pending is None and 0 < seconds < LAZYFREE_WAIT_S
+    finally:
+        admin.execute_command("ACL", "SETUSER", "default", "+info")
+        d.close()
+        admin.close()
+        server.stop()

@@ -308,3 +308,37 @@ def test_the_other_targets_of_an_alternated_session_are_ours_in_the_host_check(t
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_peers_container_on_this_hosts_engine_is_ours_by_its_id_and_every_listed_process_of_a_peer_counts() -> None:
+    """``peer_roots`` (the other targets of an alternated session, ours in the host-busy check): a container this
+    host's Docker engine runs goes by its id (the host sampler counts its processes by their cgroup); one another
+    host's engine runs is neither (no process of it is on this host); a several-process peer's every process."""
+    from ycsbctl.telemetry.server_processes import peer_roots
+
+    here = Endpoint(target="redis", protocol="redis", url="redis://172.17.0.2:6379/0", backend="docker",
+                    container_id="c0ffee")
+    away = Endpoint(target="valkey", protocol="redis", url="redis://10.0.0.5:6379/0", backend="docker",
+                    container_id="beef", docker_host="tcp://10.0.0.5:2375", host="10.0.0.5")
+    shards = Endpoint(target="redis-cluster", protocol="redis", url="redis://127.0.0.1:7001/0", backend="local",
+                      pid=101)
+    shards.processes = [{"pid": 102, "port": 7002}, {"pid": 103, "port": 7003}]
+    assert peer_roots([here, away, shards]) == ([101, 102, 103], ["c0ffee"])
+    assert peer_roots([away]) == ([], [])
+
+
+def test_a_server_reached_through_a_relay_is_the_process_listening_on_the_urls_port_not_the_pid_it_reports(
+        redis_server) -> None:
+    """``local_server_pid`` keeps the PID a server reports (INFO process_id) only where that process listens on the
+    URL's port: through a TCP relay (this test's own process listens) the server's PID is not what the URL reaches,
+    and the listener is taken; reached directly, the server's own."""
+    import os
+
+    from tests.fixtures.tap import tap
+    from ycsbctl.telemetry.server_processes import local_server_pid
+
+    with tap("127.0.0.1", redis_server.port) as relay:
+        via = Endpoint(target="redis", protocol="redis", url=f"redis://127.0.0.1:{relay.port}/0", backend="external")
+        assert local_server_pid(via) == os.getpid()
+    direct = Endpoint(target="redis", protocol="redis", url=redis_server.url, backend="external")
+    assert local_server_pid(direct) == redis_server.proc.pid

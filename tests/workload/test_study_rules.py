@@ -316,3 +316,14 @@ def test_a_store_without_a_media_items_executor_has_none_and_sqlite_has_its_own(
     assert store_class("nosuchstore") is None
     got = store_class("sqlite")
     assert got is not None and issubclass(got, MediaStore) and got.__module__ == "ycsbctl.stores.sqlite.media_items"
+
+
+@pytest.mark.parametrize("given, count", [(None, None), ("", None), ("  ", None), ("0", 0), (" 1 ", 1), ("25", 25)])
+def test_both_studies_read_operationcount_as_a_count_and_blank_as_left_out(given: str | None, count: int | None):
+    """``operationcount`` absent or blank is no count (the phase runs for its time), as
+    :meth:`~ycsbctl.workload.properties.Properties.get_int` reads a blank value (its default), not a count of 0;
+    a given one is that count, 0 and 1 included."""
+    props = {} if given is None else {"operationcount": given}
+    assert Properties(props).get_int("operationcount", -1) == (-1 if count is None else count)  # the rule
+    assert Settings.read(Properties(props)).operationcount == count
+    assert OnlineStatus.from_properties(Properties(props)).operationcount == count

@@ -3,10 +3,11 @@
 Each sub-module registers the commands of one stage on :data:`main`; no logic lives here.
 """
 
-from __future__ import annotations
-
+# Nothing is imported before the handler below but what Python loaded at its start (no ``from __future__``: that
+# module is not always loaded): signal's C half, not signal.py, whose import builds its enums first (a Ctrl-C there
+# was a traceback). From the first line on a Ctrl-C is the handler's, until the module's last line gives it back.
+import _signal
 import os
-import signal
 import sys
 
 
@@ -19,18 +20,19 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
     os._exit(130)
 
 
-_ON_INTERRUPT = signal.getsignal(signal.SIGINT)
+_ON_INTERRUPT = _signal.getsignal(_signal.SIGINT)
 # SIGTERM and SIGHUP too, where they would end the process without a word (their default; not nohup's SIGHUP)
-_STOPS = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is signal.SIG_DFL]
-if _ON_INTERRUPT is signal.default_int_handler:  # not when SIGINT is ignored (a spawned worker inherits that)
+_STOPS = [s for s in (_signal.SIGTERM, _signal.SIGHUP) if _signal.getsignal(s) == _signal.SIG_DFL]
+if _ON_INTERRUPT is _signal.default_int_handler:  # not when SIGINT is ignored (a spawned worker inherits that)
     try:
-        for _s in (signal.SIGINT, *_STOPS):
-            signal.signal(_s, _interrupted_while_starting)
+        for _s in (_signal.SIGINT, *_STOPS):
+            _signal.signal(_s, _interrupted_while_starting)
     except ValueError:  # imported off the main thread (a Dask worker's): its signals are not ours
         _ON_INTERRUPT = None
 
 import atexit  # noqa: E402 - after the handler above, which covers these imports
 import importlib  # noqa: E402
+import signal  # noqa: E402
 
 import click  # noqa: E402
 
@@ -39,11 +41,6 @@ from ycsbctl.errors import UserError  # noqa: E402
 from ycsbctl.processes import default_stops_as_interrupt, interrupts_redelivered  # noqa: E402
 from ycsbctl.urls import redact_text  # noqa: E402
 from ycsbctl.user_input import decimal_number, finite, whole_number  # noqa: E402
-
-if _ON_INTERRUPT is signal.default_int_handler:
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is KeyboardInterrupt again
-    for _s in _STOPS:  # and SIGTERM/SIGHUP their default, which main() turns into KeyboardInterrupt
-        signal.signal(_s, signal.SIG_DFL)
 
 # Command name -> the module that defines it. Modules load on first use, so `ycsbctl run` does
 # not import docker, matplotlib… and neither do the engine's worker processes, which re-import
@@ -260,3 +257,11 @@ def docker_host_option(items: tuple[str, ...]) -> dict[str, str]:
                                      param_hint="--docker-host")
         hosts[name] = check_docker_host(url)
     return hosts
+
+
+# Last: the module is whole. From here a Ctrl-C is KeyboardInterrupt again (main() says it in one line), and
+# SIGTERM/SIGHUP their default, which main() turns into KeyboardInterrupt.
+if _ON_INTERRUPT is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    for _s in _STOPS:
+        _signal.signal(_s, _signal.SIG_DFL)

@@ -30,7 +30,7 @@ from ycsbctl.cli.option_values import (
     switch_wanted,
 )
 from ycsbctl.cli.run_options import common_options, round_options
-from ycsbctl.cli.study_file import named_in_file, with_study_file
+from ycsbctl.cli.study_file import named_in_file, refuse_with_resume, with_study_file
 from ycsbctl.cli.wait_line import WaitLine
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.experiment.plan import (
@@ -251,6 +251,7 @@ def run(**given: Any) -> None:
     timed = switch_wanted(p["yardstick"], "YCSBCTL_YARDSTICK")
     quiet, fmt, allow_concurrent = p["quiet"], p["fmt"], p["allow_concurrent"]
     if p["resume"] is not None:
+        refuse_with_resume(ctx, from_file)  # --budget, --repeat … beside it were ignored without a word
         given_targets = _targets(p["target"], p["targets"], None)
         secrets = Plan(workloads=["b"], targets=given_targets or ["basic://"], properties=list(p["props"]))
         _finish(run_and_report(secrets, None, False, quiet, resume=p["resume"], allow_concurrent=allow_concurrent,

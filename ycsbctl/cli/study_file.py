@@ -225,3 +225,21 @@ def _where(loc: tuple) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
+
+
+# What --resume takes beside its folder: the passwords the manifest keeps none of (--target, --targets, -p) and how
+# this run shows itself (--quiet, --format, --allow-concurrent, --report); everything else is the stored plan's.
+RESUME_TAKES = frozenset({"resume", "target", "targets", "props", "quiet", "fmt", "allow_concurrent", "report"})
+
+
+def refuse_with_resume(ctx: click.Context, from_file: set[str]) -> None:
+    """A :class:`UserError` naming the options given (on the command line or by a study file) that ``--resume`` would
+    not use: it finishes the plan its folder stores, so ``--budget 20m`` or ``--repeat 5`` beside it were ignored
+    without a word."""
+    given = [p for p in ctx.command.params if p.name is not None and p.name not in RESUME_TAKES
+             and (ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE or p.name in from_file)]
+    if given:
+        names = ", ".join(p.opts[0] if isinstance(p, click.Option) else (p.metavar or p.name.upper()) for p in given)
+        raise UserError(f"--resume finishes the plan its folder stores, as it was: {names} would change it; drop "
+                        f"{'it' if len(given) == 1 else 'them'} (ycsbctl rerun DIR runs the stored plan again into a "
+                        "new folder)")

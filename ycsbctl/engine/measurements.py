@@ -69,7 +69,7 @@ class Recorder:
         self.measurement = measurement
         codes = set(op_codes)
         if READ_MODIFY_WRITE in codes:
-            codes |= {COMPONENT + READ, COMPONENT + UPDATE}
+            codes |= {COMPONENT + half for half in (READ, UPDATE)}  # one sum for both halves (READ is 0)
         self.slot_ids = tuple(sorted(op * N_STATUS + st for op in codes for st in range(N_STATUS)))
         self.both = measurement == "both"
         self.slots: list = [None] * N_SLOTS

@@ -50,6 +50,12 @@ class CalibratePlan:
     seed: int = 0
 
     def check(self) -> None:
+        """A :class:`UserError` for settings it cannot measure, and for a URL ``--target`` of ``run`` refuses (port 0:
+        every client's "port or its default" reached the server on 6379 instead)."""
+        from ycsbctl.experiment.targets import is_url, validate_url
+
+        if is_url(self.target):
+            validate_url(self.target)
         if not self.threads or min(self.threads) < 1:
             raise UserError("--threads: give one or more thread counts ≥ 1 (8,32)")
         if not self.duration_s > 0 or self.rounds < 1 or self.records < 1 or self.warmup_s < 0:

@@ -18,7 +18,7 @@ from ycsbctl.experiment.cannot import refusal
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.standin import stand_ins
 from ycsbctl.experiment.study import Case, Study, Target
-from ycsbctl.experiment.targets import is_url, target_label
+from ycsbctl.experiment.targets import is_url, target_label, validate_url
 from ycsbctl.results.schema import CannotCell
 from ycsbctl.results.variants import split_variant, variant, variant_name
 from ycsbctl.stores import registry
@@ -71,8 +71,11 @@ def resolve_study(plan: Plan, sources: PropertySources | None = None) -> Study:
 
 
 def _check_target(plan: Plan, target: str) -> tuple[ServerProtocol, str | None]:
-    """(``target``'s store, its catalogue kind: None for a URL); a catalogue target's kind and settings checked."""
+    """(``target``'s store, its catalogue kind: None for a URL); a URL checked as ``--target`` checks it (port 0, its
+    store's own check: a plan from a manifest or a study file passes here too), a catalogue target's kind and
+    settings."""
     if is_url(target):
+        validate_url(target)
         return registry.for_url(target), None
     from ycsbctl.provision.catalog import get_target, server_args
 

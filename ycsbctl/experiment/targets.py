@@ -31,13 +31,13 @@ def split_targets(values: tuple[str, ...] | list[str]) -> list[str]:
                                 "basic://, redis://host:port…), or give no --target for the default plan")
             p = registry.expand_alias(p.strip())
             if is_url(p):
-                _validate(p)
+                validate_url(p)
             if p and p not in out:
                 out.append(p)
     return out
 
 
-def _validate(url: str) -> None:
+def validate_url(url: str) -> None:
     """The store's check of ``url`` (a bad port or host is one line now, not a crash later); a URL whose credentials
     hold a character of the URL's own is told to percent-encode them, without the parser's words, which quote a
     piece of the password as the port or host they took it for."""

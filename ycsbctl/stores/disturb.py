@@ -124,8 +124,8 @@ class ActionTiming:
     server's own records say of the event (``SLOWLOG EXISTS 1,512 ms; LATENCY expire-del 1,511 ms; INFO
     expired_keys +1``), ``held_s`` the longest they say the server was held for it (s; None: nothing),
     ``background_s`` how long the server went on freeing the key in a thread of its own after the
-    command returned (lazyfree: until the server said none was pending; ``inf``: still pending when the disturber
-    stopped asking; None: it did not)."""
+    command returned (lazyfree: until the server said none was pending; ``inf``: not seen done, still pending or no
+    longer said, when the disturber stopped asking; None: it did not)."""
 
     start_s: float
     duration_s: float

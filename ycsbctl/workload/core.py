@@ -102,7 +102,7 @@ class CoreWorkload:
         """Validate and build; every problem is a :class:`UserError` naming the property."""
         recordcount_property = p.get_int("recordcount", 0)
         recordcount = recordcount_property or INT_MAX  # CoreWorkload's key space; the load count is the property's
-        opcount = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
+        opcount = p.get_optional_int("operationcount")
         props = read_proportions(p, _PROPORTION_KEYS)
         if not props:
             raise UserError(

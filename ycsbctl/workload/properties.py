@@ -40,6 +40,11 @@ class Properties(dict[str, str]):
             raise UserError(f"property {key}={raw!r} is not a whole number: write -p {key}=N (digits only)")
         return int(raw.strip())
 
+    def get_optional_int(self, key: str) -> int | None:
+        """:meth:`get_int` of a property that may be left out (``operationcount``): None when absent or blank, as
+        :meth:`get_int` reads a blank value."""
+        return self.get_int(key) if (self.get(key) or "").strip() else None
+
     def get_float(self, key: str, default: float) -> float:
         raw = self.get(key)
         if raw is None or raw.strip() == "":

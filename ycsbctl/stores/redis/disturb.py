@@ -199,13 +199,17 @@ class RedisDisturber(Disturber):
         after = self._counters()
         if self.spec.action == "expire" and "expired_keys" in after and "expired_keys" in self.counted:
             parts.append(f"INFO expired_keys +{after['expired_keys'] - self.counted['expired_keys']}")
-        background = self._background_free(end, after) if self.spec.removes_key else None
-        if background is not None and math.isfinite(background):
+        watched = self._background_free(end, after) if self.spec.removes_key else None
+        background: float | None = None
+        if watched is not None and watched[1] == 0:
+            background = watched[0]
             parts.append(f"lazyfree: freed in the background {background:.2f} s after the command returned "
                          f"(lazyfree_pending_objects seen back at 0, polled every {LAZYFREE_POLL_S * 1000:.0f} ms)")
-        elif background is not None:
-            parts.append(f"lazyfree: still freeing in the background {LAZYFREE_WAIT_S:.0f} s after the command "
-                         "returned (lazyfree_pending_objects above 0 when the disturbance stopped asking)")
+        elif watched is not None:  # not seen done: the affected window stays open (its cost a lower bound)
+            background = math.inf
+            said = "above 0" if watched[1] else "no longer given by INFO"
+            parts.append(f"lazyfree: still freeing in the background {watched[0]:.2f} s after the command returned "
+                         f"(lazyfree_pending_objects {said} when the disturbance stopped asking)")
         return "; ".join(parts), (max(held) if held else None), background
 
     def _counters(self) -> dict[str, int]:
@@ -221,22 +225,24 @@ class RedisDisturber(Disturber):
             pass
         return out
 
-    def _background_free(self, end: float, after: dict[str, int]) -> float | None:
-        """Seconds after ``end`` until ``lazyfree_pending_objects`` was seen back at zero (polled every
-        :data:`LAZYFREE_POLL_S`: the free ended at most that much earlier), when this action left the key to be freed
-        in the background; ``inf`` when it was still pending after :data:`LAZYFREE_WAIT_S` (None: nothing was left to
-        the background, or the server does not say)."""
+    def _background_free(self, end: float, after: dict[str, int]) -> tuple[float, int | None] | None:
+        """When this action left the key to be freed in the background: (seconds after ``end`` when INFO's
+        ``lazyfree_pending_objects`` was last read, what it said then): 0, the free is done (polled every
+        :data:`LAZYFREE_POLL_S`: it ended at most that much earlier); above 0, still pending after
+        :data:`LAZYFREE_WAIT_S`; None, INFO stopped giving it (refused, the connection lost): not known to be done.
+        None when nothing was left to the background, or the server does not say."""
         freed = after.get("lazyfreed_objects", 0) - self.counted.get("lazyfreed_objects", 0)
-        pending = after.get("lazyfree_pending_objects", 0)
-        if not (freed > 0 or pending > self.counted.get("lazyfree_pending_objects", 0)):
+        left = after.get("lazyfree_pending_objects", 0)
+        if not (freed > 0 or left > self.counted.get("lazyfree_pending_objects", 0)):
             return None
+        pending: int | None = left
         gone = time.perf_counter()
         waited = gone + LAZYFREE_WAIT_S
-        while pending > 0 and gone < waited:
+        while pending and gone < waited:  # a counter INFO no longer gives is no zero: the poll stops, not done
             time.sleep(LAZYFREE_POLL_S)
-            pending = self._counters().get("lazyfree_pending_objects", 0)
+            pending = self._counters().get("lazyfree_pending_objects")
             gone = time.perf_counter()
-        return gone - end if pending == 0 else math.inf
+        return gone - end, pending
 
     def _slowlog_of_key(self, mark: int) -> list[tuple[str, float]]:
         """(command, seconds) of every SLOWLOG entry since ``mark`` naming this key, oldest first, any client's."""

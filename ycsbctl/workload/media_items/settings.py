@@ -69,7 +69,7 @@ class Settings:
         if records < 1 or limit < 1 or offset < 0 or batch < 1 or distinct < 1 or checks < 0:
             raise UserError("media-items needs recordcount, media.limit, media.batchsize, media.queries ≥ 1 and "
                             "media.offset, media.checks ≥ 0")
-        ops_count = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
+        ops_count = p.get_optional_int("operationcount")
         extra = {k[len("media."):]: v for k, v in p.items() if k.count(".") >= 2 and k.startswith("media.")}
         return cls(records, ops_count, tuple(mix), p.get_int("media.seed", 1), p.get_int("media.year", 2010), limit,
                    offset, sort, p.get_bool("media.total", False), distinct, min(checks, distinct), check == "on",

@@ -89,7 +89,7 @@ class OnlineStatus(Workload):
         if not mix:
             raise UserError("the online-status proportions sum to 0: set online.storeproportion, "
                             "online.batchstoreproportion, online.countproportion or online.getandclearproportion")
-        ops = p.get_int("operationcount", 0) if p.get("operationcount", "") != "" else None
+        ops = p.get_optional_int("operationcount")
         start = p.get_int("online.start", 1_793_491_200)  # 2026-11-01T00:00:00Z
         return cls(users, ops, structure, batchsize, tuple(mix), start, window_s, bucket_s,
                    p.get("online.key", "online"), p.get("table", "online"))
