@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from tests.fixtures.docs import docs_page
 from ycsbctl.results.exit_codes import EXIT_CODES
 
-FOLDER_STATUS = {0: "complete", 3: "complete", 1: "partial", 2: "—", 130: "interrupted"}
+FOLDER_STATUS = {0: "complete", 3: "complete", 1: "partial (complete when only the report failed)", 2: "—",
+                 130: "interrupted"}
 
 
 def test_the_manual_lists_each_exit_code_with_its_folder_status_and_words():

@@ -14,7 +14,9 @@ EXIT_CODES = {
     EXIT_OK: "every point ok",
     EXIT_DEGRADED: "every point measured, some degraded: the numbers are there; read each degraded point's why "
                    "(the verdicts took it into account)",
-    EXIT_FAILED: "a point failed, a target was skipped or the run stopped early (the finished points are kept)",
+    EXIT_FAILED: "a point failed, a target was skipped or the run stopped early (the finished points are kept); or "
+                 "every point was measured but report.html could not be drawn (the folder is complete: `ycsbctl "
+                 "report DIR` draws it)",
     EXIT_BAD_INPUT: "bad input: one line says what to change",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C, SIGTERM): the finished points are kept",
 }
