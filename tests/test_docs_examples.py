@@ -27,9 +27,13 @@ from tests.fixtures.doc_examples import EXAMPLES, Example, Ran, argv_of, command
 from tests.fixtures.doc_servers import SharedServers
 from tests.fixtures.servers import Server
 
-# what a sweep imports past the CLI (~1 s a command), imported once by each forking interpreter
+# what a sweep imports past the CLI, imported once by each forking interpreter rather than by every command: the
+# experiment's modules, pandas and pyarrow (~1 s a command), and what py-spy showed a forked `run` still importing
+# itself — scipy.stats for its verdicts (~1.5 s), the Docker SDK (the backend's choice), the engine's runner and the
+# clients of Redis, PostgreSQL and MariaDB (~0.2–0.5 s each)
 PRELOAD = ("ycsbctl.cli.experiment", "ycsbctl.experiment.run", "ycsbctl.report.summary_table", "pandas",
-           "pyarrow.parquet")
+           "pyarrow.parquet", "scipy.stats", "ycsbctl.provision.docker", "ycsbctl.engine.runner", "redis", "asyncpg",
+           "pymysql")
 TIMEOUT_S = 240  # one command at most (the slowest here take seconds; a hung one fails its block, not the session)
 LANES = 2  # blocks run at once
 # the session fixtures whose servers a block's catalogue name of that kind stands for (tests/fixtures/doc_servers.py)
