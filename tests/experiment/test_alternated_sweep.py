@@ -41,7 +41,7 @@ def experiment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
             out = tmp / "exp"
             proc = subprocess.run(
                 [YCSBCTL, "run", "workload-c", *(a for s in servers for a in ("--target", s.url)), "--load",
-                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "2", "--slice", "0.2", "--records", "300",
+                 "--threads", "4", "--repeat", str(ROUNDS), "--duration", "1", "--slice", "0.2", "--records", "300",
                  "--seed", str(SEED), "--alpha", "0.002", "--no-telemetry", "--allow-concurrent", "--quiet",
                  "--out", str(out)],
                 capture_output=True, text=True, timeout=600, cwd=tmp)
@@ -129,7 +129,7 @@ def test_a_server_you_run_that_dies_mid_session_fails_alone_and_its_partner_goes
     out = tmp_path / "exp"
     try:
         proc = start("run", "workload-c", "--targets", f"{kept.url},{gone.url}", "--load", "--threads", "1,2,4",
-                     "--duration", "2", "--records", "300", "--warmup", "0", "--no-telemetry", "--no-yardstick",
+                     "--duration", "1", "--records", "300", "--warmup", "0", "--no-telemetry", "--no-yardstick",
                      "--no-reference", "--no-report", "--allow-concurrent", "--out", str(out))
         try:
             LineReader(proc.stderr).wait_for("⇄", 300)

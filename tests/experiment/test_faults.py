@@ -44,16 +44,24 @@ pytestmark = [pytest.mark.fault, pytest.mark.report]
 
 # -- 1. honest points ---------------------------------------------------------------------------
 
+# A freeze (a stopped server or client, a cut link) of 2 s holds at least one whole second of the per-second series
+# silent wherever it falls on the second boundaries (one of 1.5 s does only half the time), which a stall needs
+# (ycsbctl.telemetry.stall); a client pause needs 1 s and a tenth of the window (ycsbctl.experiment.judge)
+FREEZE_S = 2.0
+
+
 @pytest.mark.speed
-def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(victim, tmp_path):
+def test_a_redis_frozen_for_2_s_inside_a_point_is_degraded_with_the_stall_named(victim, tmp_path):
     out = tmp_path / "frozen"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
-                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
     try:
         wait_point(victim, 4, proc, records=500)
-        time.sleep(1.5)
+        time.sleep(1.0)
         with frozen(victim.proc.pid):
-            time.sleep(3.0)
+            stopped_at = time.monotonic()
+            time.sleep(FREEZE_S)
+        frozen_s = time.monotonic() - stopped_at
         stdout, stderr = finish(proc)
     finally:
         finish(proc, 1)
@@ -62,7 +70,7 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     line = next(x for x in stderr.splitlines() if "→" in x and "degraded" in x)
     assert "stall" in line and "no reply for" in line and "latency" not in line, line
     secs = float(line.split("no reply for ")[1].split(" s")[0])
-    assert 2.0 <= secs <= 6.0, line
+    assert frozen_s - 1.0 <= secs <= frozen_s + 3.0, (line, frozen_s)
     exp = loads_and_reports(out, tmp_path)
     row = exp.runs[exp.runs["phase"] == "run"].iloc[0]
     assert row["status"] == "degraded" and row["bottleneck"] == "stall" and "no reply for" in row["error"]
@@ -71,20 +79,20 @@ def test_a_redis_frozen_for_3_s_inside_a_point_is_degraded_with_the_stall_named(
     no_workers_left()
 
 
-def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_servers(victim, tmp_path):
+def test_a_client_stopped_for_2_s_inside_a_point_is_a_client_stall_never_the_servers(victim, tmp_path):
     """Ctrl-Z, a VM pause, a starved host: the load generator (controller and workers) stopped
     while the server ran on. The silence is the client's: ``client-stall``, never ok, never the
     server's ``stall`` or ``latency``; the pause is read from the client's own loop lag."""
     out = tmp_path / "paused"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
-                 "--duration", "7", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
     try:
         wait_point(victim, 4, proc, records=500)
-        time.sleep(1.5)
+        time.sleep(1.0)
         tree = [proc.pid] + [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
         with frozen_all(tree):
             stopped_at = time.monotonic()
-            time.sleep(3.0)
+            time.sleep(FREEZE_S)
         frozen_s = time.monotonic() - stopped_at
         stdout, stderr = finish(proc)
     finally:
@@ -103,11 +111,11 @@ def test_a_client_stopped_for_3_s_inside_a_point_is_a_client_stall_never_the_ser
 
 
 def test_a_dataset_flushed_in_the_middle_of_a_point_degrades_that_point_not_only_the_next(victim, tmp_path):
-    """FLUSHALL 2 s into a 5 s point: the record count checked before it was right, so the point
+    """FLUSHALL after the first second of a 3 s point: the record count checked before it was right, so the point
     itself must say so — from its own NOT_FOUND lookups (when) and the count after it."""
     out = tmp_path / "flushed"
     proc = start("run", "workload-c", "--target", victim.url, "--load", "--records", "500", "--threads", "4",
-                 "--duration", "5", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
+                 "--duration", "3", "--warmup", "0", "--no-telemetry", "--out", str(out), cwd=tmp_path)
     try:
         wait_point(victim, 4, proc, records=500)
         time.sleep(1.0)
@@ -198,7 +206,7 @@ def test_resume_after_the_controller_was_killed_stops_the_server_it_left_and_say
     that orphan (one line) before it starts the server it measures, and leaves none behind."""
     out = tmp_path / "killed"
     proc = start("run", "workload-c", "--targets", "redis", "--backend", "local", "--records", "300", "--threads",
-                 "1,2", "--duration", "3", "--warmup", "0", "--no-telemetry", "--no-report", "--out", str(out),
+                 "1,2", "--duration", "2", "--warmup", "0", "--no-telemetry", "--no-report", "--out", str(out),
                  cwd=tmp_path)  # no report: only the data is read (the module draws one for the tests that read it)
     try:
         lines = Lines(proc)
@@ -703,7 +711,7 @@ def test_more_threads_than_maxclients_is_one_line_naming_maxclients(tmp_path):
     assert len(done.stderr.splitlines()) < 10
 
 
-@pytest.mark.speed
+# not speed: it asserts no rate or time, and a busy host only makes the 1 ms timeout expire more often
 def test_a_timeout_shorter_than_a_round_trip_counts_timeouts_and_never_crashes_the_protocol(victim, tmp_path):
     assert ycsbctl("load", "workload-c", "--target", victim.url, "--records", "300", "--threads", "4",
                    "--no-telemetry", cwd=tmp_path).returncode == 0
@@ -844,7 +852,7 @@ def namespace_host():
 
 @pytest.mark.speed
 @pytest.mark.parametrize("timeout", [None, "1"], ids=["no-timeout", "timeout-1s"])
-def test_a_link_cut_for_3_s_inside_a_point_is_degraded_for_as_long_as_it_lasted(tmp_path, timeout):
+def test_a_link_cut_for_2_s_inside_a_point_is_degraded_for_as_long_as_it_lasted(tmp_path, timeout):
     """Without a timeout the operations in flight wait out the cut; with ``--timeout 1`` they keep
     failing through it, and the seconds of timeouts alone are silence too: either way the outage
     reads as long as the test held it (not capped at the timeout)."""
@@ -865,7 +873,7 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded_for_as_long_as_it_lasted(
                                               text=True).stdout.strip() == "PONG", 30, "redis in the namespace")
             out = tmp_path / "cut"
             proc = start("run", "workload-c", "--target", url, "--load", "--records", "300", "--threads", "4",
-                         "--duration", "8", "--warmup", "0", "--no-telemetry", "--out", str(out),
+                         "--duration", "6", "--warmup", "0", "--no-telemetry", "--out", str(out),
                          *(("--timeout", timeout) if timeout else ()), cwd=tmp_path)
             try:
                 lines = Lines(proc)
@@ -875,7 +883,7 @@ def test_a_link_cut_for_3_s_inside_a_point_is_degraded_for_as_long_as_it_lasted(
                 subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", *rule], check=True)
                 cut = time.monotonic()
                 try:
-                    time.sleep(3.0)
+                    time.sleep(FREEZE_S)
                 finally:
                     subprocess.run(["ip", "netns", "exec", ns, "iptables", "-D", *rule], check=True)
                     held = time.monotonic() - cut

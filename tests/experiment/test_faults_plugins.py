@@ -23,7 +23,8 @@ FAULTY = "workload=tests.workload.faulty_plugin:Faulty"
 
 
 def point(module_redis: Server, mode: str, tmp: Path) -> subprocess.CompletedProcess:
-    return ycsbctl("run", "workloadc", "--target", module_redis.url, "--threads", "2", "--duration", "2", "--warmup",
+    """One point of the plug-in in ``mode``: a second is enough, it breaks at its 100th operation."""
+    return ycsbctl("run", "workloadc", "--target", module_redis.url, "--threads", "2", "--duration", "1", "--warmup",
                    "0",
                    "--no-telemetry", "--allow-concurrent", "-p", "recordcount=0", "-p", FAULTY, "-p",
                    f"faulty.mode={mode}", "--out", str(tmp / mode), cwd=tmp)

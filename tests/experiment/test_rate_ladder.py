@@ -25,6 +25,10 @@ from ycsbctl.workload.properties import load_properties
 # figure and run in the shared phase
 pytestmark = [pytest.mark.report]
 
+# a ladder's point (s): its rate is held to 5 % or what its own largest delay explains (tests/fixtures/pacing.py) at any
+# length, the floor computed for this length
+POINT_S = 1
+
 
 def _props(**extra: object) -> dict[str, str]:
     return {**load_properties("workload-b"), **{k: str(v) for k, v in extra.items()}}
@@ -69,8 +73,8 @@ def test_a_rate_ladder_is_a_sweep_axis_with_its_rows_and_resume(server, tmp_path
     rds.config_resetstat()
     out = tmp_path / "ladder"
     r = ycsbctl("run", "workload-b", "--target", url, "--no-load", "--records", "2000", "--threads", "1,2",
-                "--target-rate", f"{low}..{2 * low}/{low}", "--duration", "2", "--warmup", "0", "--no-telemetry",
-                "--out", str(out), cwd=tmp_path, timeout=300)
+                "--target-rate", f"{low}..{2 * low}/{low}", "--duration", str(POINT_S), "--warmup", "0",
+                "--no-telemetry", "--out", str(out), cwd=tmp_path, timeout=300)
     assert r.returncode == 0, r.stderr
     runs = pd.read_parquet(out / "runs.parquet").set_index("run_id")
     label = runs["target"].iloc[0]
@@ -81,7 +85,7 @@ def test_a_rate_ladder_is_a_sweep_axis_with_its_rows_and_resume(server, tmp_path
         row = runs.loc[run_id]
         assert (row["threads"], row["target_rate"], row["status"]) == (threads, rate, "ok")
         # within 5 % of the target, or what the point's own largest delay explains (tests/fixtures/pacing.py)
-        floor = duration_floor(rate, threads, 2, _largest_delay_s(ops, run_id))
+        floor = duration_floor(rate, threads, POINT_S, _largest_delay_s(ops, run_id))
         assert floor <= row["throughput_ops"] <= 1.05 * rate, (run_id, row["throughput_ops"], floor)
     # every UPDATE the runs counted is an HMSET the server ran
     counted = int(ops.loc[ops["op"] == "UPDATE", "operations"].sum())
@@ -143,16 +147,17 @@ def test_a_rate_ladder_on_mongo_wire(tmp_path: Path):
         assert run_phase(PhaseSpec("load", url, _props(recordcount=1000), threads=2)).status == "ok"
         low = int(holdable_rate(150, unpaced_ops(_spec(url, threads=2)), fraction=0.25))
         out = tmp_path / "mongo"
+        # no report: only the data is read
         r = ycsbctl("run", "workload-b", "--target", url, "--load", "--records", "1000", "--threads", "2",
-                    "--target-rate", f"{low},{2 * low}", "--duration", "2", "--warmup", "0", "--no-telemetry",
-                    "--no-report", "--out", str(out), cwd=tmp_path, timeout=300)  # no report: only the data is read
+                    "--target-rate", f"{low},{2 * low}", "--duration", str(POINT_S), "--warmup", "0",
+                    "--no-telemetry", "--no-report", "--out", str(out), cwd=tmp_path, timeout=300)
         assert r.returncode == 0, r.stderr
         runs = pd.read_parquet(out / "runs.parquet")
         paced = runs[runs["phase"] == "run"].sort_values("target_rate")
         assert list(paced["target_rate"]) == [low, 2 * low] and set(paced["status"]) == {"ok"}
         ops = pd.read_parquet(out / "ops.parquet")
         for row in paced.itertuples():
-            floor = duration_floor(row.target_rate, 2, 2, _largest_delay_s(ops, row.run_id))
+            floor = duration_floor(row.target_rate, 2, POINT_S, _largest_delay_s(ops, row.run_id))
             assert floor <= row.throughput_ops <= 1.05 * row.target_rate, (row.run_id, row.throughput_ops, floor)
     finally:
         s.stop()

@@ -271,7 +271,7 @@ def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_
     quiet = env(YCSBCTL_HOST_BUSY_SHARE="off", YCSBCTL_YARDSTICK="off", YCSBCTL_REPORT="off")
     try:
         first = subprocess.Popen([*CLI, "run", "workload-c", "--targets", ",".join(s.url for s in servers), "--load",
-                                  "--records", "200", "--repeat", "auto", "--budget", "12s", "--threads", "1",
+                                  "--records", "200", "--repeat", "auto", "--budget", "8s", "--threads", "1",
                                   "--duration", "0.3", "--warmup", "0", "--processes", "1", "--no-telemetry", "--out",
                                   str(out)], cwd=tmp_path, env=quiet, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, text=True)
@@ -305,6 +305,6 @@ def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_
     # by another round (alternated rounds of two identical servers decide nothing; how many fit is the host's speed)
     assert k >= 2 and (k == planned and "planned from the --budget ran" in stopped
                        or k in looks.LOOK_ROUNDS and "every compared cell is decided" in stopped
-                       or k <= planned and stopped.startswith("the --budget of 12 s would be passed by another")), \
+                       or k <= planned and stopped.startswith("the --budget of 8 s would be passed by another")), \
         (k, planned, stopped)
     assert sweep[sweep["repetition"] >= 2]["operations"].sum() == gets  # the resumed rounds, on the servers

@@ -72,8 +72,9 @@ def test_a_bad_yardstick_environment_is_one_line_exit_2(tmp_path, monkeypatch):
     assert not any(tmp_path.iterdir())
 
 
+# no telemetry: the yardstick, the control's throughput and compare's host factor read none of it
 RUN = ("run", "workload-b", "--target", "basic://", "--threads", "2", "--repeat", "2", "--order", "interleaved",
-       "--duration", "0.5", "--records", "1000")
+       "--duration", "0.5", "--records", "1000", "--no-telemetry")
 
 
 def _run(out: Path) -> Path:
@@ -103,8 +104,9 @@ def _run_beside(spinners: list[int], out: Path) -> Path:
     return out
 
 
-def test_a_real_run_keeps_one_yardstick_row_per_round(tmp_path):
-    e = load(_run(tmp_path / "a"))
+def _one_row_per_round(folder: Path) -> None:
+    """A real run keeps one yardstick row per round, and the manifest's summary of them."""
+    e = load(folder)
     assert e.yardstick["round"].tolist() == [1, 2]
     assert e.yardstick["speed"].gt(0).all() and e.yardstick["cpus"].gt(0).all()
     assert e.manifest.yardstick["readings"] == 2
@@ -112,16 +114,19 @@ def test_a_real_run_keeps_one_yardstick_row_per_round(tmp_path):
 
 
 @pytest.mark.speed
-def test_the_yardstick_and_a_control_target_agree_the_host_got_slower(tmp_path):
+def test_a_real_run_keeps_one_yardstick_row_per_round_and_with_a_control_agrees_the_host_got_slower(tmp_path):
     """Folder A on the host as it is, folder B with two spinning processes pinned to each of its CPUs (from its
-    sweep's start to its last point): the control target's own throughput fell, and so did the yardstick's host
-    speed (relations only)."""
+    sweep's start to its last point): each keeps one yardstick row per round; the control target's own throughput
+    fell, and so did the yardstick's host speed (relations only). The rows are read off these two folders (a run of
+    its own in the shared phase built folder A again for them alone)."""
     a = _run(tmp_path / "a")
+    _one_row_per_round(a)
     with busy_cpus(per_cpu=2) as spinners:
         for pid in spinners:  # spinning, then held until B's sweep begins
             wait_until(lambda p=pid: psutil.Process(p).cpu_times().user > 0.05, 30, "a spinner spinning", 0.01)
             os.kill(pid, signal.SIGSTOP)
         b = _run_beside(spinners, tmp_path / "b")
+    _one_row_per_round(b)
     c = compare([a, b], control="basic")
     ctl = c.verdicts[(c.verdicts["target"] == "basic") & (c.verdicts["metric"] == "throughput")]
     assert len(ctl) and set(ctl["verdict"]) == {"host drift"}
