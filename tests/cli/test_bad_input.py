@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from tests.fixtures.cli import CLI
 from tests.fixtures.cli import env as cli_env
-from tests.fixtures.cli_forks import Ended, cli_forks
+from tests.fixtures.cli_forks import Ended, Forks, cli_forks
 
 SECRET = "s3cretPW"
 BASIC = ["--target", "basic://", "--threads", "1"]
@@ -290,10 +291,24 @@ class Outcome:
     error: str | None = None
 
 
+# What the cases' commands import past `run`'s checks before they refuse (python -X importtime): pandas for an SLO, a
+# result folder or `compare`, pydantic for the study-file model, the network baseline's and `dry-run`'s modules,
+# pymongo's errors for a MongoDB URL. Imported once in each interpreter rather than again in every fork that needs them.
+PRELOAD = ("pandas", "ycsbctl.results.frames", "ycsbctl.results.slo", "ycsbctl.cli.study_model",
+           "ycsbctl.telemetry.network", "ycsbctl.workload.dryrun", "ycsbctl.results.ycsb_import", "pymongo.errors")
+
+
 @pytest.fixture(scope="module")
-def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    """Every case's command, run once, two at a time, each in a fork of an interpreter that has imported the CLI
-    (:mod:`tests.fixtures.cli_forks`: the start-up the cases would each pay, ~0.3 s of a core, is paid twice).
+def forks() -> Iterator[Forks]:
+    """Two interpreters that have imported the CLI and :data:`PRELOAD`, each command of this module a fork of one of
+    them (:mod:`tests.fixtures.cli_forks`: the start-up and imports each command would pay are paid twice)."""
+    with cli_forks(2, PRELOAD) as both:
+        yield both
+
+
+@pytest.fixture(scope="module")
+def outcomes(files: Path, forks: Forks, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    """Every case's command, run once, two at a time, each in a fork of :func:`forks`.
     Each case has its own working folder, state folder and claim folder, so what one leaves behind is its own;
     the test of each case checks them after its command has ended, as it did when it ran the command itself (a
     command that did not end in time fails its own case, not the others)."""
@@ -310,7 +325,7 @@ def outcomes(files: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
             return Outcome(None, cwd, state, claims, f"{name}: {exc}")
         return Outcome(done, cwd, state, claims)
 
-    with cli_forks(2) as forks, ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(2) as pool:
         return dict(zip((c[0] for c in CASES), pool.map(run, CASES)))
 
 
@@ -355,10 +370,11 @@ def test_a_refusal_of_core_workload_input_comes_before_numpy_is_imported(case: s
 
 
 @pytest.mark.parametrize("seconds", ["0.5", "²", "٣"])  # "²" was a traceback; "٣" was read as 3
-def test_a_bad_baseline_length_in_the_environment_is_one_line_before_the_host_is_claimed(seconds: str, tmp_path: Path):
-    claims = tmp_path / "claims"
-    r = subprocess.run([*CLI, "run", "b", *BASIC], capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                       env={**os.environ, "YCSBCTL_BASELINE_S": seconds, "YCSBCTL_CLAIM_DIR": str(claims)})
+def test_a_bad_baseline_length_in_the_environment_is_one_line_before_the_host_is_claimed(seconds: str, tmp_path: Path,
+                                                                                         forks: Forks):
+    claims, cwd = tmp_path / "claims", tmp_path / "cwd"
+    cwd.mkdir()
+    r = forks.run(["run", "b", *BASIC], cwd, cli_env(YCSBCTL_BASELINE_S=seconds, YCSBCTL_CLAIM_DIR=str(claims)))
     assert r.returncode == 2 and r.stderr == (f"error: YCSBCTL_BASELINE_S={seconds!r}: give whole seconds of iperf3 "
                                               "traffic from 1 to 60\n"), r.stderr
     assert not claims.exists() or not any(claims.iterdir())

@@ -73,17 +73,6 @@ def test_the_done_when_command_line_runs_exactly_20000_operations_with_real_numb
     assert "workloada" in r.stderr  # -P named the workload
 
 
-def test_load_takes_the_workload_from_p_and_the_threads_from_threadcount(module_redis, tmp_path):
-    rds = redis.Redis(port=module_redis.port)
-    rds.flushall()
-    r = ycsbctl("load", "-P", WORKLOADA, "--target", f"redis://127.0.0.1:{module_redis.port}", "-p", "recordcount=2000",
-                "-p", "threadcount=3", "--no-telemetry", cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "workloada 3 threads" in r.stderr
-    assert int(ycsb_lines(r.stdout)[("INSERT", "Operations")]) == 2000 == rds.dbsize() - 1
-    rds.close()
-
-
 def test_operationcount_without_operations_measures_every_operation_with_no_warm_up(module_redis, loaded, tmp_path):
     r = ycsbctl("run", "workloadc", "--target", f"redis://127.0.0.1:{module_redis.port}", "--threads", "2",
                 "-p", "recordcount=5000", "-p", "operationcount=700", "--no-telemetry", cwd=tmp_path)
@@ -175,22 +164,6 @@ def test_the_json_exporters_write_ycsbs_json_to_the_exportfile(module_redis, loa
         assert math.isfinite(values[("OVERALL", "Throughput(ops/sec)")])
 
 
-def test_recordcount_given_with_p_is_the_count_the_manifest_progress_and_title_say(module_redis, tmp_path):
-    rds = redis.Redis(port=module_redis.port)
-    rds.flushall()
-    out = tmp_path / "result"
-    r = ycsbctl("run", "workloadc", "--target", f"redis://127.0.0.1:{module_redis.port}", "--threads", "1,2", "--load",
-                "-p", "recordcount=1000", "-p", "operationcount=200", "--out", str(out), "--no-telemetry",
-                cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert rds.dbsize() == 1000 + 1  # what was loaded, counted by the module_redis
-    manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["plan"]["record_count"] == 1000
-    assert "load of 1,000 records" in r.stderr  # the progress label
-    assert "workloadc — 1,000 records" in r.stderr and "100,000" not in r.stdout + r.stderr  # the console title
-    rds.close()
-
-
 def test_an_unreachable_server_is_reported_once(tmp_path):
     r = ycsbctl("run", "workloadc", "--target", f"redis://127.0.0.1:{free_port()}", "--threads", "1",
                 "--operations", "10", "--no-telemetry", cwd=tmp_path)
@@ -225,3 +198,32 @@ def test_a_length_the_user_gives_measures_from_the_first_operation_unless_warmup
         assert run["warmup_s"] == want
         measured = load(out).series
         assert int(measured["warmup"].astype(bool).sum() > 0) == int(want > 0)  # the series keep it, marked
+
+
+# The two tests below flush the module's server and load other counts: last, so that the tests above share one load
+# of 5,000 records (`loaded` would load them again after either).
+def test_load_takes_the_workload_from_p_and_the_threads_from_threadcount(module_redis, tmp_path):
+    rds = redis.Redis(port=module_redis.port)
+    rds.flushall()
+    r = ycsbctl("load", "-P", WORKLOADA, "--target", f"redis://127.0.0.1:{module_redis.port}", "-p", "recordcount=2000",
+                "-p", "threadcount=3", "--no-telemetry", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "workloada 3 threads" in r.stderr
+    assert int(ycsb_lines(r.stdout)[("INSERT", "Operations")]) == 2000 == rds.dbsize() - 1
+    rds.close()
+
+
+def test_recordcount_given_with_p_is_the_count_the_manifest_progress_and_title_say(module_redis, tmp_path):
+    rds = redis.Redis(port=module_redis.port)
+    rds.flushall()
+    out = tmp_path / "result"
+    r = ycsbctl("run", "workloadc", "--target", f"redis://127.0.0.1:{module_redis.port}", "--threads", "1,2", "--load",
+                "-p", "recordcount=1000", "-p", "operationcount=200", "--out", str(out), "--no-telemetry",
+                cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert rds.dbsize() == 1000 + 1  # what was loaded, counted by the module_redis
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["plan"]["record_count"] == 1000
+    assert "load of 1,000 records" in r.stderr  # the progress label
+    assert "workloadc — 1,000 records" in r.stderr and "100,000" not in r.stdout + r.stderr  # the console title
+    rds.close()

@@ -60,7 +60,7 @@ def test_a_run_through_two_client_hosts_counts_what_the_server_counted(lab: LabD
     lab.redis("CONFIG", "RESETSTAT")
     out = tmp_path / "run"
     r = lab.ycsbctl("run", "workload-b", "--target", TARGET, "--cluster", lab.lab.scheduler, "--threads", "4",
-                    "--records", str(RECORDS), "--duration", "3", "--warmup", "1", "--no-load", "--out", str(out),
+                    "--records", str(RECORDS), "--duration", "2", "--warmup", "1", "--no-load", "--out", str(out),
                     "--iperf-server", IPERF, "--quiet")
     assert r.returncode == 0, r.stderr
     assert "plain TCP without authentication" in r.stderr  # one warning line for a tcp:// scheduler

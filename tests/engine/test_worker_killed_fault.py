@@ -26,7 +26,7 @@ def test_a_worker_killed_mid_point_fails_that_point_with_its_signal_and_size_and
     server = start_redis(tmp_path / "redis")
     out = tmp_path / "killed"
     proc = subprocess.Popen([YCSBCTL, "run", "workload-c", "--target", server.url, "--load", "--records", "300",
-                             "--threads", "2,4", "--processes", "1", "--duration", "4", "--warmup", "0",
+                             "--threads", "2,4", "--processes", "1", "--duration", "3", "--warmup", "0",
                              "--no-telemetry", "--out", str(out)], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:

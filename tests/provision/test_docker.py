@@ -166,3 +166,27 @@ def test_image_for_a_target_not_started_is_refused(state_dir):
     assert result.exit_code == 2 and "valkey is not among the targets to start" in result.output
     result = CliRunner().invoke(main, ["up", "redis", "ferretdb", "--image", "some/image:1"])
     assert result.exit_code == 2 and "write TARGET=IMAGE" in result.output
+
+
+def test_settings_reach_a_docker_server_and_a_refused_one_leaves_no_container(docker_client, local_images,
+                                                                              state_dir: Path) -> None:
+    from ycsbctl.stores.server_kind import BadSettings
+
+    ep = provision("redis-lazy", "docker", kind="redis", image=local_images["redis"], host_network=True,
+                   settings={"lazyfree-lazy-user-del": "yes"}, experiment_id="t", say=lambda m: None)
+    try:
+        container = docker_client.containers.get(ep.container_id)
+        assert container.labels["ycsbctl.target"] == "redis-lazy" and ep.kind == "redis"
+        with redis.Redis.from_url(ep.url) as r:
+            assert r.config_get("lazyfree-lazy-user-del") == {"lazyfree-lazy-user-del": "yes"}
+        assert ep.traits["server"] == "Redis" and ep.traits["allocator"]
+    finally:
+        teardown(ep)
+    with pytest.raises(BadSettings) as err:
+        provision("redis-bad", "docker", kind="redis", image=local_images["redis"], host_network=True,
+                  settings={"lazyfree-lazy-user-del": "maybe"}, experiment_id="t", say=lambda m: None)
+    assert err.value.exit_code == 2
+    assert str(err.value).startswith("redis-bad: redis (ycsbctl-test/redis:local) refused its settings: "
+                                     "'lazyfree-lazy-user-del \"maybe\"': argument must be 'yes' or 'no'")
+    assert docker_client.containers.list(all=True, filters={"label": f"ycsbctl.state={state.namespace()}"}) == []
+    assert state.entries() == []

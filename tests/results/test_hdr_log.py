@@ -77,7 +77,7 @@ def hdrh_intervals(path: Path) -> list:
 
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory: pytest.TempPathFactory):
-    """One 3-second point against a real redis-server, with YCSB's log output asked for: its folder,
+    """One 2-second point against a real redis-server, with YCSB's log output asked for: its folder,
     the YCSB-named log prefix and what the server counted."""
     tmp = tmp_path_factory.mktemp("hdr-log")
     server = start_redis(tmp / "redis")
@@ -90,7 +90,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory):
         rds.config_resetstat()
         (tmp / "logs").mkdir()
         prefix = str(tmp / "logs" / "ycsb-")
-        r = ycsbctl("run", "workload-b", "--target", url, "-p", f"recordcount={RECORDS}", "--duration", "3",
+        r = ycsbctl("run", "workload-b", "--target", url, "-p", f"recordcount={RECORDS}", "--duration", "2",
                     "--warmup", "0", "--threads", "2", "--no-telemetry", "--out", str(tmp / "point"),
                     "-p", "hdrhistogram.fileoutput=true", "-p", f"hdrhistogram.output.path={prefix}", cwd=tmp,
                     timeout=300)
@@ -113,7 +113,7 @@ def test_each_interval_is_that_seconds_series_row_and_all_of_them_are_what_the_s
 
     py = hdrh_intervals(log)
     java, start_ms = java_read_log(log)
-    assert len(py) == len(java) == len(seconds) >= 3
+    assert len(py) == len(java) == len(seconds) >= 2  # the point's 2 s, at least
     by_second = dict(zip(rows["second"], zip(rows["operations"], rows["max_us"])))
     for k, h, (j_start, j_end, j_count, j_max) in zip(seconds, py, java):
         count, max_us = by_second.get(k, (0, 0))
