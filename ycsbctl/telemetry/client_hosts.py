@@ -11,6 +11,7 @@ applies (the clients do not share the server's cores).
 from __future__ import annotations
 
 import dataclasses
+import socket
 import time
 from typing import Any
 
@@ -44,6 +45,15 @@ def busiest(result: Any) -> dict[str, Any] | None:
     return max(shards, key=lambda s: s["client_share"]) if shards else None
 
 
+def shares_this_host(shards: list[dict[str, Any]], capture: Capture) -> bool:
+    """Whether a cluster point ran anything on this host — a client host that is this machine (its shard's
+    hostname is ours: a lab's namespaces, a worker started here) or a server process sampled here —, so that this
+    host's other programs (the host-busy check, :func:`ycsbctl.telemetry.why.foreign_busy`) took CPU from what the
+    point measured."""
+    here = socket.gethostname()
+    return capture.server_pid() is not None or any(s.get("host") == here for s in shards)
+
+
 def cluster_outcome(result: Any, capture: Capture) -> tuple[pd.DataFrame, TelemetrySummary, dict[str, Any]]:
     """(telemetry frame, run-table summary, bottleneck) of a cluster point."""
     rows = host_rows(result)
@@ -70,6 +80,8 @@ def cluster_outcome(result: Any, capture: Capture) -> tuple[pd.DataFrame, Teleme
     measured.evidence["client_hosts"] = [
         {k: s[k] for k in ("name", "host", "cores", "processes", "client_cpu_pct", "client_share")} for s in shards]
     measured.evidence["host_cpu_saturated"] = False  # the clients do not share the server's cores
+    if shares_this_host(shards, capture):  # this host's other programs took CPU from what the point measured
+        measured.evidence["host"] = capture.evidence()["host"]
     per_host = ", ".join(f"client host {s['name']} {100 * s['client_share']:.0f} %" for s in shards
                          if s.get("client_share") is not None)
     measured.text = measured.text.replace("client CPU unknown", per_host or "client CPU unknown")
