@@ -50,7 +50,9 @@ def test_targets_lists_the_catalogue_as_it_goes_and_says_what_it_waits_for(state
     try:
         out, err = LineReader(proc.stdout), LineReader(proc.stderr)
         assert out.wait_for("(", timeout_s=60) == "redis (redis)\n"  # while tarantool's probe is held
-        waiting = err.wait_for("waiting for", timeout_s=60)
+        # another row's probe may be slow too (a Docker image check on a loaded host) and is said first: each
+        # awaited row says what it waits for, in the list's order, so tarantool's line comes, after any others
+        waiting = err.wait_for("waiting for tarantool", timeout_s=60)
         assert waiting.startswith(f"waiting for tarantool: `{planted} --version` to print its version"), waiting
         gate.touch()
         assert proc.wait(timeout=120) == 0, err.rest()
