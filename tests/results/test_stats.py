@@ -214,6 +214,13 @@ def test_drift_is_the_fitted_change_over_the_rounds():
                                   d) == f"throughput fell {abs(d.change):.0%} from the first round to the last"
     flat = {1: 100.0, 2: 104.0, 3: 97.0, 4: 101.0, 5: 99.0}
     assert over_rounds.drift_text("throughput", over_rounds.drift(flat)) is None
+    # a significant drift smaller than half a percent keeps its digits: never "rose 0%"
+    creeping = {r: 100.0 * 1.0006 ** r * (1.0 + 0.00001 * (-1) ** r) for r in range(1, 7)}
+    small = over_rounds.drift(creeping)
+    assert small is not None and small.drifting and 0 < small.change < 0.005
+    assert over_rounds.drift_text("throughput", small) == (
+        f"throughput rose {small.change * 100:.1f}% from the first round to the last") != (
+        "throughput rose 0% from the first round to the last")
     assert over_rounds.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
 
 

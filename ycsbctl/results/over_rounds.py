@@ -62,4 +62,6 @@ def drift_text(metric: str, d: Drift | None) -> str | None:
     """``throughput fell 6 % from the first round to the last`` for a drifting cell, else None."""
     if d is None or not d.drifting:
         return None
-    return f"{metric} {'rose' if d.change > 0 else 'fell'} {abs(d.change):.0%} from the first round to the last"
+    size = abs(d.change)  # a significant drift under 0.5 % keeps its digits rather than reading "rose 0%"
+    digits = 0 if size >= 0.005 else 1 if size >= 0.0005 else 2
+    return f"{metric} {'rose' if d.change > 0 else 'fell'} {size:.{digits}%} from the first round to the last"
