@@ -221,6 +221,11 @@ def test_drift_is_the_fitted_change_over_the_rounds():
     assert over_rounds.drift_text("throughput", small) == (
         f"throughput rose {small.change * 100:.1f}% from the first round to the last") != (
         "throughput rose 0% from the first round to the last")
+    # just under half a percent still has its digit (it would round to "0%" whole): the boundary is 0.5 %
+    assert over_rounds.drift_text("throughput", over_rounds.Drift(-0.00497, 0.001)) == (
+        "throughput fell 0.5% from the first round to the last")
+    assert over_rounds.drift_text("throughput", over_rounds.Drift(0.0051, 0.001)) == (
+        "throughput rose 1% from the first round to the last")
     assert over_rounds.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
 
 
