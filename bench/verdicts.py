@@ -11,7 +11,8 @@ CPU set (``taskset``, as ``--placement split`` would), the client (``ycsbctl`` i
 
 ``--experiments`` experiments (≥ 3), each with ``--repeat`` rounds (≥ 5) over ``--threads`` (≥ 4 thread
 counts), first on the machine as it is (``quiet``), then with one core held busy by a spinning process
-(``busy``). Per condition it prints:
+(``busy``; ``--busy-cpu``: the client's core, where on 2 cores the client becomes the bottleneck and no server-side
+gap shows, or the servers', where the ``dialN`` quotas are dialled again beside it). Per condition it prints:
 
 - A/A: the share of twin-against-a cells called ``better``/``worse`` (goal ≤ 5 %) and the share whose
   interval of the ratio (at the family's level, which agrees with the verdicts) holds 1.0 (goal ≥ 90 %);
@@ -170,13 +171,32 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
         stop(proc)
 
 
+def slowed(args: argparse.Namespace) -> tuple[dict[str, float], list[str]]:
+    """The slowed servers' quotas (name -> cores) from ``--slow``, a ``dialN`` one dialled now (on the host as it
+    is: a busy core held meanwhile counts), and the dial's lines."""
+    slow: dict[str, float] = {}
+    dials: list[str] = []
+    for i, q in enumerate(x for x in args.slow.split(",") if x):
+        if q.startswith("dial"):
+            biggest = str(max(int(t) for t in args.threads.split(",")))
+            with tempfile.TemporaryDirectory(prefix="bench-dial-") as d:
+                slow[f"slow{i + 1}"], said = dial_quota(int(q[4:] or 10) / 100, biggest, Path(d), args.records)
+            dials += said
+        else:
+            slow[f"slow{i + 1}"] = float(q)
+    return slow, dials
+
+
 @contextlib.contextmanager
-def busy_core(on: bool) -> Iterator[None]:
-    """One core held busy (a spinning process on the last CPU) while ``on``."""
+def busy_core(on: bool, where: str = "client") -> Iterator[None]:
+    """One core held busy while ``on``: a spinning process on the client's last CPU (``where`` = client: the client
+    then shares its core, and on 2 cores becomes the bottleneck, so no server-side gap shows) or on the servers'
+    first (``server``: the servers, each in a cgroup of the default weight, share their core with it)."""
     if not on:
         yield
         return
-    hog = subprocess.Popen(["taskset", "-c", str(CPUS[-1]), sys.executable, "-c", "while True: pass"])
+    cpu = CLIENT_CPUS[-1] if where == "client" else SERVER_CPUS[0]
+    hog = subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"])
     try:
         yield
     finally:
@@ -258,6 +278,9 @@ def main() -> int:
                     help="CPU quotas (cores) of the slowed servers; dialN: dialled here for a gap of about N %%")
     ap.add_argument("--conditions", default="quiet,busy,across",
                     help="quiet, busy (one core held busy), across (folders compared across a busy host's drift)")
+    ap.add_argument("--busy-cpu", choices=("client", "server"), default="client",
+                    help="the core the busy condition holds: the client's, or the servers' (where a planted gap "
+                         "still shows; the dialled quotas are then dialled again under it)")
     ap.add_argument("--order", default="auto", help="the experiments' --order (auto: alternate with several targets)")
     ap.add_argument("--slice", type=float, default=None, help="the experiments' --slice (s) [ycsbctl's default]")
     ap.add_argument("--margin", default=None,
@@ -269,16 +292,7 @@ def main() -> int:
     if not shutil.which("taskset") or not shutil.which("redis-server"):
         print("error: needs taskset (util-linux) and redis-server (make setup)", file=sys.stderr)
         return 2
-    slow: dict[str, float] = {}
-    dials: list[str] = []
-    for i, q in enumerate(x for x in args.slow.split(",") if x):
-        if q.startswith("dial"):
-            biggest = str(max(int(t) for t in args.threads.split(",")))
-            with tempfile.TemporaryDirectory(prefix="bench-dial-") as d:
-                slow[f"slow{i + 1}"], said = dial_quota(int(q[4:] or 10) / 100, biggest, Path(d), args.records)
-            dials += said
-        else:
-            slow[f"slow{i + 1}"] = float(q)
+    slow, dials = slowed(args)
     names = ["a", "twin", *slow]
     if dials:
         print("\n".join(dials), flush=True)
@@ -297,14 +311,20 @@ def main() -> int:
                 print("\n".join(across(args, held, Path(tmp))), flush=True)
                 continue
             folders = []
-            with busy_core(condition == "busy"), servers(names, slow, Path(tmp) / condition) as urls:
-                for i in range(args.experiments):
-                    out = Path(tmp) / f"{condition}-{i}"
-                    wall = experiment(urls, out, args)
-                    print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
-                    folders.append(out)
+            held = slow
+            busy = condition == "busy"
+            with busy_core(busy, args.busy_cpu):
+                if busy and args.busy_cpu == "server" and dials:  # the quotas' effect depends on the hog beside
+                    held, said = slowed(args)
+                    print("\n".join(f"busy: {line}" for line in said), flush=True)
+                with servers(names, held, Path(tmp) / condition) as urls:
+                    for i in range(args.experiments):
+                        out = Path(tmp) / f"{condition}-{i}"
+                        wall = experiment(urls, out, args)
+                        print(f"{condition} experiment {i + 1}/{args.experiments}: {wall:.0f} s", flush=True)
+                        folders.append(out)
             all_folders += folders
-            print("\n".join(summarise(folders, names, slow, condition) + between_folders(folders, names,
+            print("\n".join(summarise(folders, names, held, condition) + between_folders(folders, names,
                                                                                          not args.no_record)),
                   flush=True)
         if args.order_pairs:
