@@ -3,8 +3,9 @@
 Workers count each operation's latency straight into dense HDR counts (one ``array`` of int64 per
 operation × status, indexed as HdrHistogram indexes values): recording is one short function
 call per operation. Once a second the full counts are swapped for zeroed ones and sent, compacted
-one slot per turn of the loop (≤ ~50 µs each, so no operation in flight waits for the whole second's
-shipping). The controller adds the counts of every
+one slot that counted per turn of the loop (so no operation in flight waits for the whole second's
+shipping), each read only between the lowest and highest index it counted (the compiled recorder keeps
+them: a dense slot is 184 KB). The controller adds the counts of every
 worker per second (the per-second series) and over all non-warm-up seconds (the totals): adding
 HDR counts is exact, so percentiles are those of one big histogram.
 
