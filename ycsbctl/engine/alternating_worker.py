@@ -55,7 +55,7 @@ STOP_POLL_S = 0.05  # s between two reads of the stop flag (Ctrl-C)
 # Where a closed slice ships: this share of a slice into the next one (0.5: its middle). A slice's first
 # milliseconds ran at a fraction of the rest's rate while the previous slice shipped there, at a place that varied
 # from slice to slice; at a fixed point it costs every slice alike (`python -m bench alternation --settle 0.02`
-# prints a slice's first 20 ms against the rest).
+# prints the share of a slice's operations, and their p99, in its first 20 ms).
 SHIP_AT = 0.5
 # The target the client (its asyncio task) is running: where a lost connection (Worker.lost) belongs.
 _TARGET: ContextVar[int] = ContextVar("alternated_target", default=-1)
@@ -220,8 +220,8 @@ class SliceLoop(Worker):
 
     async def _until(self, due_ns: int) -> None:
         """Until ``due_ns`` (perf_counter ns), or at once when the clients are through or stopping (:attr:`hurry`).
-        The loop's own timer (~1 ms late at most on a busy loop): a point in the middle of a slice needs no
-        better."""
+        The loop's own timer, not the Alarm's exact wake-up: a point in the middle of a slice needs no better, and
+        turning the loop towards it would cost CPU."""
         assert self.hurry is not None
         while not self.hurry.is_set() and (wait_s := (due_ns - time.perf_counter_ns()) / 1e9) > 0:
             with contextlib.suppress(TimeoutError):  # (a timer may fire a few ns early: the loop checks again)
