@@ -3,7 +3,8 @@
 ``--duration`` s of slices), in A B B A pairs of such runs. Prints, over the pairs, the alternated ÷ solo
 throughput and p99 ratios (geometric mean [95 % paired t interval], ycsbctl.results.stats.compare) and the
 switch-over's cost (mean ``switch_s`` ÷ slice length: the slices' tails, operations in flight at a switch), and
-the twin ÷ target ratio inside each alternated session (the A/A comparison alternation is for); with
+the twin ÷ target ratio inside each alternated session (the A/A comparison alternation is for) and the sd of its
+block log ratios (``ycsbctl.results.slice_pairs.block_pairs``: what an A/A verdict's interval is made of); with
 ``--sweep``, one alternated session per slice length and its switch cost.
 
     .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--settle 0.02]
@@ -18,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -29,6 +32,7 @@ from ycsbctl.engine.runner import PhaseRunner, run_phase  # noqa: E402
 from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results import stats  # noqa: E402
 from ycsbctl.results.model import PhaseResult, overall_summary  # noqa: E402
+from ycsbctl.results.slice_pairs import RATE, block_pairs  # noqa: E402
 from ycsbctl.workload.properties import load_properties  # noqa: E402
 
 WARMUP_S = 1.0  # both ways: with two targets any whole number of half-blocks keeps the measured slices balanced
@@ -80,7 +84,17 @@ def alternated(servers: list[Server], props: dict[str, str], threads: int, durat
             figs[f"settle_p99_us_{name}"] = float(part.settle_p99_us.median())
             figs[f"settle_share_{name}"] = float((part.settle_operations / (part.settle_operations
                                                                              + part.operations)).median())
-    return figs, cost, _figures(results[1])
+    twin = _figures(results[1])
+    twin["block_log_sd"] = _block_log_sd(results[0], results[1])
+    return figs, cost, twin
+
+
+def _block_log_sd(target: PhaseResult, twin: PhaseResult) -> float:
+    """The sd of the twin ÷ target log ratios (throughput) of the session's whole measured blocks."""
+    assert target.slices is not None and twin.slices is not None
+    a, b = (r.slices.assign(session="s", run_id=name) for r, name in ((target, "a"), (twin, "b")))
+    logs = block_pairs(a, b, RATE, {"s": 2}).log_ratios
+    return float(np.std(logs, ddof=1)) if len(logs) > 1 else float("nan")
 
 
 def _settled(figs: dict[str, float]) -> str:
@@ -145,6 +159,9 @@ def main() -> int:
                 c = stats.compare({i: b[key] for i, (_, b) in enumerate(pairs)},
                                   {i: t[key] for i, t in enumerate(twins)}, paired=True)
                 print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
+            sds = [t["block_log_sd"] for t in twins]
+            print(f"  the sd of its block log ratios (ops/s) by session: {', '.join(f'{x:.3f}' for x in sds)}; "
+                  f"pooled {float(np.sqrt(np.nanmean(np.square(sds)))):.3f}")
             for slice_s in (float(x) for x in args.sweep.split(",") if x.strip()):
                 figs, sw, _ = alternated(servers, props, args.threads, args.duration, slice_s, 0)
                 print(f"  slices of {slice_s:g} s: {figs['ops_s']:,.0f} ops/s, p99 {figs['p99_us']:.0f} µs, "

@@ -7,7 +7,8 @@
  *   scramble_into(src, dst, lo, n)  lo + fnvhash64(src) % n (ScrambledZipfian.scramble)
  *   key_names(nums, ordered, zeropadding, start, stop) -> list[bytes]   (keys.key_name_steps)
  *   java_hash(key) -> int           Java String.hashCode of an ASCII key (redis binding java_hash)
- *   Record(slots, islots, mode)     Recorder.record: one operation into the dense HDR counts
+ *   Record(slots, islots, mode[, bounds])  Recorder.record: one operation into the dense HDR counts (and where
+ *                                   each slot's counts lie, for the compaction: Recorder.bounds)
  *   Skimmer()                       RESP replies told apart without building them (hiredis does)
  *   OpMsgReader()                   MongoDB OP_MSG replies framed and the plain ones judged in place
  *                                   (mongodb/wire.py data_received, wire_chain.reply_status)
@@ -179,9 +180,18 @@ typedef struct {
     PyObject *islots;  /* the intended-latency counts (mode both) */
     int mode;
     vectorcallfunc vectorcall;
+    /* Recorder.bounds (or NULL): per slot of slots, then of islots, the lowest and highest counts index counted
+     * (reset by Recorder.roll), held for the object's life so that its memory stays put */
+    Py_buffer bview;
+    int64_t *bounds;
 } RecordObject;
 
-static int count_into(PyObject *slots, Py_ssize_t slot, int64_t value_us) {
+/* The pair of bounds of slot `slot` of the list that starts at pair `base` (NULL without bounds). */
+static inline int64_t *bounds_of(RecordObject *r, Py_ssize_t base, Py_ssize_t slot) {
+    return r && r->bounds ? r->bounds + 2 * (base + slot) : NULL;
+}
+
+static int count_into(PyObject *slots, Py_ssize_t slot, int64_t value_us, int64_t *b) {
     if (slot < 0 || slot >= PyList_GET_SIZE(slots)) {
         PyErr_SetString(PyExc_IndexError, "no such operation/status slot");
         return -1;
@@ -197,6 +207,10 @@ static int count_into(PyObject *slots, Py_ssize_t slot, int64_t value_us) {
     }
     ((int64_t *)view.buf)[i] += 1;
     PyBuffer_Release(&view);
+    if (b) {
+        if (i < b[0]) b[0] = i;
+        if (i > b[1]) b[1] = i;
+    }
     return 0;
 }
 
@@ -221,20 +235,22 @@ static PyObject *record_vectorcall(PyObject *callable, PyObject *const *args, si
     if (PyErr_Occurred()) return NULL;
     Py_ssize_t slot = (Py_ssize_t)op * N_STATUS + st;
     if (r->mode != MODE_INTENDED) {
-        if (count_into(r->slots, slot, floor_div(t1 - t0, 1000)) < 0) return NULL;
+        if (count_into(r->slots, slot, floor_div(t1 - t0, 1000), bounds_of(r, 0, slot)) < 0) return NULL;
     }
     if (r->mode != MODE_OP) {
-        PyObject *into = r->mode == MODE_BOTH ? r->islots : r->slots;
-        if (count_into(into, slot, floor_div(t1 - (due ? due : t0), 1000)) < 0) return NULL;
+        int both = r->mode == MODE_BOTH;
+        if (count_into(both ? r->islots : r->slots, slot, floor_div(t1 - (due ? due : t0), 1000),
+                       bounds_of(r, both ? PyList_GET_SIZE(r->slots) : 0, slot)) < 0) return NULL;
     }
     Py_RETURN_NONE;
 }
 
 static PyObject *record_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    PyObject *slots, *islots;
+    PyObject *slots, *islots, *bounds = Py_None;
     const char *mode;
-    static char *names[] = {"slots", "islots", "measurement", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!s", names, &PyList_Type, &slots, &PyList_Type, &islots, &mode))
+    static char *names[] = {"slots", "islots", "measurement", "bounds", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!s|O", names, &PyList_Type, &slots, &PyList_Type, &islots, &mode,
+                                     &bounds))
         return NULL;
     int m;
     if (!strcmp(mode, "op")) m = MODE_OP;
@@ -246,11 +262,21 @@ static PyObject *record_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     Py_INCREF(slots); Py_INCREF(islots);
     r->slots = slots; r->islots = islots; r->mode = m;
     r->vectorcall = record_vectorcall;
+    if (bounds != Py_None) {
+        if (get_int64(bounds, &r->bview, 1) < 0) { Py_DECREF(r); return NULL; }
+        r->bounds = (int64_t *)r->bview.buf;
+        if (r->bview.len / 8 < 2 * (PyList_GET_SIZE(slots) + PyList_GET_SIZE(islots))) {
+            PyErr_SetString(PyExc_ValueError, "bounds: two int64 per slot of slots and of islots");
+            Py_DECREF(r);
+            return NULL;
+        }
+    }
     return (PyObject *)r;
 }
 
 static void record_dealloc(RecordObject *r) {
     PyObject_GC_UnTrack(r);
+    if (r->bounds) { r->bounds = NULL; PyBuffer_Release(&r->bview); }
     Py_CLEAR(r->slots); Py_CLEAR(r->islots);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
@@ -265,8 +291,9 @@ static PyTypeObject RecordType = {
     .tp_name = "ycsbctl._native.Record",
     .tp_basicsize = sizeof(RecordObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = "Record(slots, islots, measurement): record(op, status, t0_ns, t1_ns, due_ns) counts one operation's "
-              "latency (µs) into the dense HDR counts slots[op*5+status] (and islots, intended, with 'both').",
+    .tp_doc = "Record(slots, islots, measurement[, bounds]): record(op, status, t0_ns, t1_ns, due_ns) counts one "
+              "operation's latency (µs) into the dense HDR counts slots[op*5+status] (and islots, intended, with "
+              "'both'); bounds (int64, two per slot of slots then of islots) keep the lowest and highest index counted.",
     .tp_new = record_new,
     .tp_dealloc = (destructor)record_dealloc,
     .tp_traverse = (traverseproc)record_traverse,
@@ -321,7 +348,8 @@ static PyObject *run_basic(PyObject *self, PyObject *args) {
         }
         int64_t t1 = now_ns();
         if (rec && rec->mode == MODE_OP) {
-            if (count_into(rec->slots, (Py_ssize_t)op * N_STATUS, floor_div(t1 - t0, 1000)) < 0) goto fail;
+            if (count_into(rec->slots, (Py_ssize_t)op * N_STATUS, floor_div(t1 - t0, 1000),
+                           bounds_of(rec, 0, (Py_ssize_t)op * N_STATUS)) < 0) goto fail;
         } else {
             PyObject *r = PyObject_CallFunction(record, "liLLL", op, 0, (long long)t0, (long long)t1, (long long)t0);
             if (!r) goto fail;

@@ -18,8 +18,10 @@ import redis
 from tests.fixtures.cgroups import cpu_quota
 from tests.fixtures.servers import Server, free_port, start_redis
 from ycsbctl.engine.alternated_session import SLICE_COLUMNS
+from ycsbctl.engine.alternating_worker import SHIP_AT
 from ycsbctl.engine.alternation import Alternation, schedule, slice_target
 from ycsbctl.engine.cluster import ClusterEngine
+from ycsbctl.engine.messages import Message, SliceReport
 from ycsbctl.engine.runner import PhaseRunner, run_phase
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.engine.ycsb_java import YcsbEngine
@@ -125,6 +127,32 @@ def test_each_targets_operations_are_what_its_own_server_served(twin_servers: li
         assert r.runtime_ms == pytest.approx(1000 * SLICE_S * len(measured))
         assert (s.errors == 0).all() and (s.switch_s >= 0).all()
         assert (s.t_end_s - s.t_start_s).round(9).eq(SLICE_S).all()
+
+
+@pytest.mark.truth
+def test_a_slice_ships_half_way_through_the_next_and_its_counts_stay_exact(twin_servers: list[Server]) -> None:
+    """Each worker's report of slice k reaches the controller no sooner than SHIP_AT of a slice into slice k + 1
+    (the last slice's once the clients are through: there is no next one); every count is still what the servers
+    served (workload-a over two workers, 0.4 s of warm-up then 0.8 s)."""
+    arrivals: list[tuple[int, float]] = []
+
+    def seen(msg: Message) -> None:
+        if isinstance(msg, SliceReport):
+            arrivals.append((msg.slice, time.perf_counter()))
+
+    before = [_calls(s.port) for s in twin_servers]
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=SLICE_S, seed=8)
+    runner = PhaseRunner(PhaseSpec("run", twin_servers[0].url, _props(), threads=4, processes=2, warmup_s=0.4,
+                                   duration_s=0.8, seed=8, alternation=alt), on_message=seen)
+    results = runner.run_alternated()
+    served = [_calls(s.port) - b for s, b in zip(twin_servers, before)]
+    assert sorted(k for k, _ in arrivals) == [k for k in range(6) for _ in range(2)]  # each slice, from each worker
+    early = [(k, at - runner.t0) for k, at in arrivals if k < 5 and at < runner.t0 + (k + 1 + SHIP_AT) * SLICE_S]
+    assert not early, f"shipped before half-way through the next slice (slice, s since the start): {early}"
+    for r, calls in zip(results, served):
+        s = r.slices
+        assert r.status == "ok" and s is not None, r.errors
+        assert int(s.operations.sum()) == calls["hgetall"] + calls["hmget"] + calls["hmset"] > 0
 
 
 @pytest.mark.truth

@@ -86,7 +86,7 @@ def test_a_shipped_second_arrives_whole_even_if_its_slices_stop_half_way(stop_af
     rec = Recorder("both", [READ, UPDATE])
     for v in range(1, 3001):
         rec.record(READ if v % 3 else UPDATE, Status.OK, 0, v * 1000, 0)
-    rec.lag[7] += 2
+    rec.count_lag(7, 2)
     out: queue.Queue = queue.Queue()
     loop = asyncio.new_event_loop()
     try:
@@ -706,7 +706,7 @@ def test_a_100ms_interval_keeps_its_operations_and_its_client_lag_from_every_par
     record(COMPONENT + UPDATE, Status.OK, 30_000, 70_000, 0)
     record(READ_MODIFY_WRITE, Status.OK, 0, 70_000, 0)
     record(verify, Status.OK, 0, 1_000, 0)
-    rec.lag[7] += 2  # two loop-lag samples of 7 µs
+    rec.count_lag(7, 2)  # two loop-lag samples of 7 µs
     agg = FineAggregate()
     agg.add(rec.roll())
     record(READ, Status.OK, 0, 90_000, 0)

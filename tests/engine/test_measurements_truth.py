@@ -270,7 +270,7 @@ def test_a_report_part_compacted_already_is_shipped_whole_and_the_next_second_st
     first = list(range(1, 400)) + [5_000, 70_000]
     for v in first:
         rec.record(READ if v % 2 else UPDATE, Status.OK, 0, v * 1000, 0)
-    rec.lag[3] += 1
+    rec.count_lag(3)
     counts = rec.roll()
     counts.latency[(UPDATE, Status.OK)] = SparseCounts.of(counts.latency[(UPDATE, Status.OK)])
     out: queue.Queue = queue.Queue()

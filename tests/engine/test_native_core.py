@@ -92,3 +92,32 @@ def test_a_reply_larger_than_the_buffer_is_read_whole():
         if i + 4096 < len(big):
             assert skim.next() is None
     assert skim.next() == 0 and skim.raw() == big and skim.next() is None
+
+
+@pytest.mark.parametrize("measurement", ["op", "intended", "both"])
+def test_each_rolled_slots_span_is_exactly_where_its_counts_lie_and_the_compaction_keeps_them_all(measurement):
+    """The compiled recorder's bounds: each slot's span (Recorder.roll) runs from its lowest to its highest index
+    counted (none: lowest > highest), and compacting by the spans keeps what compacting every slot whole keeps."""
+    rec = Recorder(measurement, [READ, UPDATE, READ_MODIFY_WRITE])
+    rng = np.random.default_rng(4)
+    for second in range(3):  # the spans start again after each roll
+        for k, v in enumerate(rng.lognormal(np.log(200 * (second + 1)), 1.0, 400).astype(np.int64).tolist()):
+            t0 = 10**12 + k
+            rec.record([READ, UPDATE][k % 2], k % 3 == 0, t0, t0 + v * 1000, t0 - 5000 * (k % 4))
+            if k % 50 == 0:
+                rec.record_schedule_lag(v * 1000)
+        counts = rec.roll()
+        assert ("latency", (READ, 0)) in counts.spans, "the compiled core keeps no spans: rebuild it (scripts/setup.sh)"
+        for (part, key), (lo, hi) in counts.spans.items():
+            dense = np.frombuffer(getattr(counts, part)[key], dtype=np.int64)
+            nz = np.flatnonzero(dense)
+            assert (lo, hi) == ((int(nz[0]), int(nz[-1])) if nz.size else (len(dense), -1)), (part, key)
+        whole = type(counts)(counts.latency, counts.intended, counts.own, counts.cpu_s).compact()  # no spans
+        by_span = counts.compact()
+        for part in ("latency", "intended", "own"):
+            a, b = getattr(whole, part), getattr(by_span, part)
+            assert sorted(a) == sorted(b) and all(a[k].index.tolist() == b[k].index.tolist() and
+                                                  a[k].count.tolist() == b[k].count.tolist() for k in a), part
+        assert sum(c.total() for c in by_span.latency.values()) == 400
+        assert sum(c.total() for c in by_span.intended.values()) == (400 if measurement == "both" else 0)
+        assert by_span.own["SCHEDULE-LAG"].total() == 8

@@ -43,6 +43,17 @@ def measurement_name(op: int, status: int, names: tuple[str, ...] = OP_NAMES) ->
     return base if status == Status.OK or (op < COMPONENT and base in _WHOLE) else f"{base}-FAILED"
 
 
+def is_operation(op: int, names: tuple[str, ...] = OP_NAMES) -> bool:
+    """Whether op code ``op``'s latencies count as operations (not the halves of a read-modify-write, nor the
+    data-integrity checks)."""
+    return op < COMPONENT and names[op] != VERIFY_NAME
+
+
+def operations(part: SecondCounts, names: tuple[str, ...] = OP_NAMES) -> int:
+    """The operations in one worker's counts (what :meth:`SecondAggregate.add` adds to ``count``)."""
+    return sum(_sparse(a).total() for (op, _st), a in part.latency.items() if is_operation(op, names))
+
+
 @dataclass
 class SecondAggregate:
     """Everything every worker measured in one second of the phase (dense HDR counts by name)."""
@@ -66,7 +77,7 @@ class SecondAggregate:
                 continue
             base = names[op % COMPONENT]
             self._add(measurement_name(op, st, names), c)
-            if op < COMPONENT and base != VERIFY_NAME:  # the halves of an RMW and the checks are no operations
+            if is_operation(op, names):  # the halves of an RMW and the checks are no operations
                 self.count += n
             if op >= COMPONENT or base != READ_MODIFY_WRITE_NAME:  # YCSB reports RMW's statuses under READ and UPDATE
                 self.returns[base][STATUSES[st]] += n

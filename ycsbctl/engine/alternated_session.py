@@ -1,5 +1,7 @@
 """The controller's side of an alternated session (:mod:`ycsbctl.engine.alternation`): the workers' slice reports
-merged exactly (HDR counts add) into one aggregate per slice, and one :class:`PhaseResult` per target.
+kept as they came (sparse) and merged exactly (HDR counts add) once the session is over, into one aggregate per
+slice, and one :class:`PhaseResult` per target. A report costs the controller (on the clients' CPU) an append and
+a count while the session runs; the progress line merges a second's slices once a second.
 
 Each target's result holds its own slices only: ``ops`` and ``operations`` over its non-warm-up slices (a slice is
 warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length less their settle
@@ -19,10 +21,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ycsbctl.engine.aggregate import SecondAggregate, series_frame, summaries
+from ycsbctl.engine.aggregate import SecondAggregate, operations, series_frame, summaries
 from ycsbctl.engine.alternation import schedule, slice_count, slice_edges
 from ycsbctl.engine.collector import Collector
-from ycsbctl.engine.messages import SliceReport, TargetEnd
+from ycsbctl.engine.messages import SecondCounts, SliceReport, TargetEnd
 from ycsbctl.engine.spec import Tick
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import IntervalHistograms
@@ -42,13 +44,49 @@ if TYPE_CHECKING:
 
 @dataclass
 class SliceAggregate:
-    """One slice, every worker's report of it added."""
+    """One slice: every worker's report of it, as sent (:meth:`agg` adds them)."""
 
     target: int
-    agg: SecondAggregate
-    reports: int = 0  # workers that reported it
+    names: tuple[str, ...]  # the workload's measurement names by op code
+    measurement: str  # measurement.interval (how the intended series are named)
+    parts: list[SecondCounts] = field(default_factory=list)  # one per worker that reported it
+    count: int = 0  # its operations, over the workers
     last_end_ns: int = 0  # the latest end of its operations over the workers (perf_counter ns; 0: none)
-    settle: SecondAggregate | None = None  # the operations started in its settle window (Alternation.settle_s)
+    settle_parts: list[SecondCounts] = field(default_factory=list)  # what started in its settle window
+    _agg: SecondAggregate | None = field(default=None, repr=False)  # agg(), once made
+
+    @property
+    def reports(self) -> int:
+        """Workers that reported it."""
+        return len(self.parts)
+
+    def take(self, msg: SliceReport) -> int:
+        """Keep one worker's report of this slice; its operations."""
+        if msg.settle:  # kept apart: in the slices table only
+            self.settle_parts.append(msg.counts)
+            return 0
+        n = operations(msg.counts, self.names)
+        self.parts.append(msg.counts)
+        self.count += n
+        self.last_end_ns = max(self.last_end_ns, msg.last_end_ns)
+        self._agg = None
+        return n
+
+    def agg(self) -> SecondAggregate:
+        """Every worker's part added (made once, when first asked)."""
+        if self._agg is None:
+            self._agg = self.added(self.parts)
+        return self._agg
+
+    def settle(self) -> SecondAggregate | None:
+        """Its settle window's operations (Alternation.settle_s), or None without a window."""
+        return self.added(self.settle_parts) if self.settle_parts else None
+
+    def added(self, parts: list[SecondCounts]) -> SecondAggregate:
+        a = SecondAggregate(names=self.names)
+        for part in parts:
+            a.add(part, self.measurement)
+        return a
 
 
 @dataclass
@@ -92,32 +130,35 @@ class AlternationCollector(Collector):
         self.shape = SessionShape(alt.slice_s, session_s, spec.warmup_s, schedule(len(alt.urls), alt.seed, n),
                                   alt.settle_s)
         self.slices: dict[int, SliceAggregate] = {}
-        self.by_target: list[dict[int, SecondAggregate]] = [{} for _ in alt.urls]  # target -> second -> aggregate
-        self.all_seconds: dict[int, SecondAggregate] = defaultdict(lambda: SecondAggregate(names=runner.names))
         self.covered: dict[int, float] = defaultdict(float)  # second -> length of the slices starting in it (s)
         self.complete = -1  # every slice up to this one is in from every live worker
 
     def on_slice(self, msg: SliceReport) -> None:
+        """Keep the report (merged after the session: :meth:`target_seconds`, :func:`slice_frame`)."""
         s = self.slices.get(msg.slice)
         if s is None:
-            s = self.slices[msg.slice] = SliceAggregate(msg.target, SecondAggregate(names=self.names))
-        if msg.settle:  # kept apart: in the slices table only
-            if s.settle is None:
-                s.settle = SecondAggregate(names=self.names)
-            s.settle.add(msg.counts, self.measurement)
+            s = self.slices[msg.slice] = SliceAggregate(msg.target, self.names, self.measurement)
+        self.total_ops += s.take(msg)
+        if msg.settle:
             return
-        before = s.agg.count
-        s.agg.add(msg.counts, self.measurement)
-        s.reports += 1
-        s.last_end_ns = max(s.last_end_ns, msg.last_end_ns)
-        second = int(self.shape.edges(msg.slice)[0] + 1e-9)
-        per_second = self.by_target[msg.target]
-        per_second.setdefault(second, SecondAggregate(names=self.names)).add(msg.counts, self.measurement)
-        self.all_seconds[second].add(msg.counts, self.measurement)
         if s.reports == 1:
-            self.covered[second] += self.shape.measured(msg.slice)
-        self.total_ops += s.agg.count - before
+            self.covered[self.second_of(msg.slice)] += self.shape.measured(msg.slice)
         self._ticks()
+
+    def second_of(self, k: int) -> int:
+        """The second (since the session's start) slice ``k`` starts in."""
+        return int(self.shape.edges(k)[0] + 1e-9)
+
+    def target_seconds(self, target: int) -> dict[int, SecondAggregate]:
+        """``target``'s reports added by the second its slices start in (its series)."""
+        out: dict[int, SecondAggregate] = {}
+        for k in sorted(self.slices):
+            s = self.slices[k]
+            if s.target == target:
+                a = out.setdefault(self.second_of(k), SecondAggregate(names=self.names))
+                for part in s.parts:
+                    a.add(part, self.measurement)
+        return out
 
     def _ticks(self) -> None:
         """Progress for every second whose slices are all in (one tick over every target's operations)."""
@@ -132,8 +173,12 @@ class AlternationCollector(Collector):
             if self.complete < first_after - 1:
                 return
             self.emitted = s
-            a = self.all_seconds.get(s)
-            if a is not None and self.covered[s] > 0:
+            if self.covered[s] > 0:
+                mine = [self.slices[k] for k in range(math.ceil(s / self.shape.slice_s - 1e-9), first_after)
+                        if k in self.slices]
+                a = SecondAggregate(names=self.names)
+                for part in (p for sl in mine for p in sl.parts):
+                    a.add(part, self.measurement)
                 self.progress(Tick(s, self.total_ops, a.count / self.covered[s], a.p99_us(), a.errors(),
                                    s < self.warmup_seconds))
 
@@ -146,15 +191,17 @@ def slice_frame(c: AlternationCollector, target: int, t0: float) -> pd.DataFrame
     for k in sorted(k for k, s in c.slices.items() if s.target == target):
         s = c.slices[k]
         lo, hi = c.shape.edges(k)
-        h = _histogram(s.agg)
+        agg, settle_agg = s.agg(), s.settle()
+        h = _histogram(agg)
         pct = hdr.percentiles_us(h, (50.0, 99.0)) if h is not None else {}
-        settle = _histogram(s.settle) if s.settle is not None else None
+        settle = _histogram(settle_agg) if settle_agg is not None else None
         rows.append({"slice": k, "t_start_s": lo, "t_end_s": hi, "warmup": c.shape.warmup(k),
-                     "operations": int(s.agg.count), "errors": int(s.agg.errors()),
+                     "operations": int(agg.count), "errors": int(agg.errors()),
                      "mean_us": hdr.mean_us(h) if h is not None else math.nan,
                      "p50_us": float(pct.get(50.0, math.nan)), "p99_us": float(pct.get(99.0, math.nan)),
                      "switch_s": max(0.0, s.last_end_ns / 1e9 - t0 - hi) if s.last_end_ns else math.nan,
-                     "settle_s": c.shape.settle(k), "settle_operations": int(s.settle.count) if s.settle else 0,
+                     "settle_s": c.shape.settle(k),
+                     "settle_operations": int(settle_agg.count) if settle_agg is not None else 0,
                      "settle_p99_us": hdr.percentiles_us(settle, (99.0,))[99.0] if settle is not None else math.nan})
     return pd.DataFrame(rows, columns=list(SLICE_COLUMNS))
 
@@ -193,11 +240,11 @@ def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) 
     out = []
     for t, _url in enumerate(alt.urls):
         mine = [k for k, s in c.slices.items() if s.target == t and not c.shape.warmup(k)]
-        totals = summaries({k: c.slices[k].agg for k in mine}, 0, runner.names)
+        totals = summaries({k: c.slices[k].agg() for k in mine}, 0, runner.names)
         run_s = sum(c.shape.measured(k, stop_s) for k in mine)
         planned_s = sum(c.shape.measured(k) for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k))
         status, errors, stopped = target_status(c, [f.targets[t] for f in c.finals.values() if f.targets])
-        seconds = c.by_target[t]
+        seconds = c.target_seconds(t)
         out.append(PhaseResult(
             phase=spec.phase, threads=spec.threads, runtime_ms=1000.0 * run_s, operations=totals.operations,
             ops=totals.ops, series=series_frame(seconds, c.warmup_seconds), client_cpu_s=totals.cpu_s,

@@ -9,8 +9,11 @@ before it is shipped), so a straggler of slice ``k`` never mixes with slice ``k+
 to the same target (the B B of A B B A). With a settle window (``Alternation.settle_s``) a client runs each slice in
 two parts, the first until ``start + settle_s`` into a second ring of recorders, the rest into the slice's own: an
 operation belongs to the part it started in, and the settle part ships first, flagged. Once every client left a
-slice, its counts are rolled and shipped as one :class:`~ycsbctl.engine.messages.SliceReport`, a slot per turn of
-the loop (as the per-second ticker ships its seconds).
+slice, its counts are rolled (a swap for zeroed counts prepared before the start: the close itself is cheap), and
+shipped as one :class:`~ycsbctl.engine.messages.SliceReport` at a fixed point of the next slice (:data:`SHIP_AT`),
+a slot that counted per turn of the loop: the shipping's cost (compacting, the queue's pickling, the controller's
+merging) lands at the same place in every slice, whatever target runs it, and away from the slice's start, where a
+variable close landed before.
 
 The slice loop is :class:`SliceLoop`'s, whatever the workload: :class:`AlternatingWorker` runs YCSB's CoreWorkload
 in it (the bindings' YCSB operations and their chains), :class:`~ycsbctl.engine.alternating_plugin_worker.
@@ -21,6 +24,7 @@ client runs one slice against one target (:meth:`SliceLoop.slice_runner`) and wh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import time
@@ -48,6 +52,11 @@ from ycsbctl.urls import redact_url
 # (only an operation longer than RING − 1 slices makes it wait). Each recorder is ~184 KB per slot in use.
 RING = 4
 STOP_POLL_S = 0.05  # s between two reads of the stop flag (Ctrl-C)
+# Where a closed slice ships: this share of a slice into the next one (0.5: its middle). A slice's first
+# milliseconds ran at a fraction of the rest's rate while the previous slice shipped there, at a place that varied
+# from slice to slice; at a fixed point it costs every slice alike (`python -m bench alternation --settle 0.02`
+# prints the share of a slice's operations, and their p99, in its first 20 ms).
+SHIP_AT = 0.5
 # The target the client (its asyncio task) is running: where a lost connection (Worker.lost) belongs.
 _TARGET: ContextVar[int] = ContextVar("alternated_target", default=-1)
 
@@ -87,6 +96,7 @@ class SliceLoop(Worker):
         self.dead: set[int] = set()  # targets whose connection is lost for good: their slices idle
         self.cpu_mark = 0.0
         self.shipments: asyncio.Queue | None = None
+        self.hurry: asyncio.Event | None = None  # set once the clients are through (or stopping): ship at once
 
     def slice_codes(self) -> list[int]:
         """The op codes each slice's recorder measures (the run phase's)."""
@@ -175,6 +185,7 @@ class SliceLoop(Worker):
         zeros = counts.own[CLIENT_LAG]
         assert isinstance(zeros, array)  # (a fresh roll's counts are dense)
         counts.own[CLIENT_LAG], self.session_rec.lag = self.session_rec.lag, zeros
+        counts.spans["own", CLIENT_LAG] = self.session_rec.take_lag_span()
         cpu = time.process_time()
         counts.cpu_s, self.cpu_mark = cpu - self.cpu_mark, cpu
         self.closed = k
@@ -194,14 +205,27 @@ class SliceLoop(Worker):
         while not self.stop_flag.value:
             await asyncio.sleep(STOP_POLL_S)
         self.stopping = True
+        assert self.hurry is not None
+        self.hurry.set()
 
-    async def shipper(self) -> None:
-        """Ship the closed slices in order, a slot per turn of the loop, until told to end (None)."""
+    async def shipper(self, t0: int) -> None:
+        """Ship the closed slices in order, each at :data:`SHIP_AT` into the slice after it (``t0``: the session's
+        start, perf_counter ns), a slot per turn of the loop, until told to end (None)."""
         assert self.shipments is not None
         while (item := await self.shipments.get()) is not None:
             rec, report = item
+            await self._until(t0 + int((report.slice + 1 + SHIP_AT) * self.slice_ns))
             for _ in ship(rec, self.out, report):
                 await asyncio.sleep(0)
+
+    async def _until(self, due_ns: int) -> None:
+        """Until ``due_ns`` (perf_counter ns), or at once when the clients are through or stopping (:attr:`hurry`).
+        The loop's own timer, not the Alarm's exact wake-up: a point in the middle of a slice needs no better, and
+        turning the loop towards it would cost CPU."""
+        assert self.hurry is not None
+        while not self.hurry.is_set() and (wait_s := (due_ns - time.perf_counter_ns()) / 1e9) > 0:
+            with contextlib.suppress(TimeoutError):  # (a timer may fire a few ns early: the loop checks again)
+                await asyncio.wait_for(self.hurry.wait(), wait_s)
 
     async def open_all(self, clients: int) -> list[BindingSet] | Failed:
         """One binding set per target (each client one connection to each), each made ready
@@ -233,6 +257,8 @@ class SliceLoop(Worker):
         if isinstance(sets, Failed):
             return sets
         self.refill()
+        for rec in self.ring + self.settle_ring:  # each recorder's first roll swaps in zeroed counts made now
+            rec.spares.put(rec.spare_set())
         gc.collect()  # before Ready, as Worker.run does: no collection while operations are in flight
         gc.freeze()
         self.out.put(Ready(index, os.getpid()))
@@ -245,19 +271,20 @@ class SliceLoop(Worker):
         t0 = int(t_start.value * 1e9)
         gc.disable()
         self.writes = WriteBatch(loop) if clients >= BATCHED_WRITES_FROM else None
-        self.shipments = asyncio.Queue()
+        self.shipments, self.hurry = asyncio.Queue(), asyncio.Event()
         probe = LagProbe(loop, self.session_rec, self.out)
         alarm = Alarm(loop)
         try:
             await alarm.at(t0)
             self.cpu_mark = time.process_time()
             probe.start()
-            ship_task = loop.create_task(self.shipper())
+            ship_task = loop.create_task(self.shipper(t0))
             stop_task = loop.create_task(self.watch_stop())
             await self.run_clients([self.client_slices([s.bindings[c] for s in sets], t0, alarm)
                                     for c in range(clients)], t0 + self.session_ns)
             end = time.perf_counter_ns()
             stop_task.cancel()
+            self.hurry.set()
             for k in range(self.closed + 1, self.n_slices):  # slices a stop left before every client was through
                 if self.left[k]:
                     self._close(k)

@@ -3,8 +3,9 @@
 Workers count each operation's latency straight into dense HDR counts (one ``array`` of int64 per
 operation × status, indexed as HdrHistogram indexes values): recording is one short function
 call per operation. Once a second the full counts are swapped for zeroed ones and sent, compacted
-one slot per turn of the loop (≤ ~50 µs each, so no operation in flight waits for the whole second's
-shipping). The controller adds the counts of every
+one slot that counted per turn of the loop (so no operation in flight waits for the whole second's
+shipping), each read only between the lowest and highest index it counted (the compiled recorder keeps
+them: a dense slot is 184 KB). The controller adds the counts of every
 worker per second (the per-second series) and over all non-warm-up seconds (the totals): adding
 HDR counts is exact, so percentiles are those of one big histogram.
 
@@ -41,6 +42,7 @@ assert N_STATUS == 5, "Recorder.record multiplies by the literal 5 (measured fas
 # 100 probes a second: each is one read of a timer's fd and a short callback on the loop.
 LAG_PROBE_INTERVAL_S = 0.01
 _ZEROS = bytes(8 * hdr.COUNTS_LEN)
+NO_SPAN = (hdr.COUNTS_LEN, -1)  # the span of counts that hold none (lowest index > highest)
 _SMALL = 2048  # values below this are their own HDR index (see hdr.counts_index)
 
 
@@ -60,7 +62,9 @@ class Recorder:
     ``t0`` without a target rate). Op codes ≥ :data:`COMPONENT` are the halves of a
     read-modify-write: measured and status-counted as READ/UPDATE, not counted as operations.
     :meth:`roll` swaps the counts for zeroed ones (prepared off the loop by :class:`LagProbe`) and
-    returns the full ones.
+    returns the full ones, with where each slot's counts lie (``SecondCounts.spans``: the compiled recorder
+    keeps each slot's lowest and highest index in :attr:`bounds`; CLIENT-LAG and SCHEDULE-LAG keep theirs in
+    :attr:`lag_span` and :attr:`sched_span`), so that shipping reads only that part of each 184 KB slot.
     """
 
     def __init__(self, measurement: str, op_codes: Iterable[int]) -> None:
@@ -74,8 +78,12 @@ class Recorder:
         self.both = measurement == "both"
         self.slots: list = [None] * N_SLOTS
         self.islots: list = [None] * N_SLOTS
-        self.lag = _zeroed()  # CLIENT-LAG (LagProbe counts into it)
-        self.sched = _zeroed()  # SCHEDULE-LAG (paced runs)
+        self.lag = _zeroed()  # CLIENT-LAG (LagProbe counts into it, as count_lag does)
+        self.sched = _zeroed()  # SCHEDULE-LAG (paced runs: record_schedule_lag)
+        self.lag_span, self.sched_span = list(NO_SPAN), list(NO_SPAN)  # their lowest and highest index counted
+        # per slot, then per intended slot: the lowest and highest index counted since the roll (the compiled
+        # recorder keeps them; None on the pure path, whose slots are read whole)
+        self.bounds: np.ndarray | None = None
         self.spares: queue.SimpleQueue = queue.SimpleQueue()
         self._install(self.slots)
         if self.both:
@@ -97,13 +105,35 @@ class Recorder:
     def record_schedule_lag(self, late_ns: int) -> None:
         """A paced operation started ``late_ns`` after it could have (see SCHEDULE_LAG)."""
         v = late_ns // 1000
-        self.sched[v if v < _SMALL else hdr.counts_index(v)] += 1
+        i = v if v < _SMALL else hdr.counts_index(v)
+        self.sched[i] += 1
+        span = self.sched_span
+        span[0], span[1] = min(span[0], i), max(span[1], i)
 
     def _make_record(self) -> Record:
         slots, islots = self.slots, self.islots
         if core is not None:  # the compiled twin of the functions below (~0.05 µs a call, not ~0.13)
-            return core.Record(slots, islots, self.measurement)
+            self.bounds = np.empty(4 * N_SLOTS, dtype=np.int64)
+            self.bounds[0::2], self.bounds[1::2] = NO_SPAN
+            try:
+                return core.Record(slots, islots, self.measurement, self.bounds)
+            except TypeError:  # a compiled core built before its bounds (scripts/setup.sh rebuilds it): read whole
+                self.bounds = None
+                return core.Record(slots, islots, self.measurement)
         return self.pure_record()
+
+    def count_lag(self, lag_us: int, times: int = 1) -> None:
+        """Count ``times`` loop lags of ``lag_us`` µs into CLIENT-LAG (what :class:`LagProbe` does): count there
+        only through this (or the probe), which keeps the span that shipping reads."""
+        i = lag_us if lag_us < _SMALL else hdr.counts_index(lag_us)
+        self.lag[i] += times
+        span = self.lag_span
+        span[0], span[1] = min(span[0], i), max(span[1], i)
+
+    def take_lag_span(self) -> tuple[int, int]:
+        """CLIENT-LAG's span since the last call (its counts swapped out with it), reset."""
+        span, self.lag_span = self.lag_span, list(NO_SPAN)
+        return span[0], span[1]
 
     def pure_record(self) -> Record:
         """:attr:`record` in Python (the pure path, and the truth the compiled one is tested against)."""
@@ -137,15 +167,25 @@ class Recorder:
             fresh, ifresh, lag, sched = self.spare_set()
         out = SecondCounts()
         slots, islots = self.slots, self.islots
+        b = self.bounds.tolist() if self.bounds is not None else None
+        if self.bounds is not None:
+            self.bounds[0::2], self.bounds[1::2] = NO_SPAN
+        spans = out.spans
         for i, s in enumerate(self.slot_ids):
             key = divmod(s, N_STATUS)
             out.latency[key] = slots[s]
             slots[s] = fresh[i]
+            if b is not None:
+                spans["latency", key] = b[2 * s], b[2 * s + 1]
             if self.both:
                 out.intended[key] = islots[s]
                 islots[s] = ifresh[i]
+                if b is not None:
+                    spans["intended", key] = b[2 * (N_SLOTS + s)], b[2 * (N_SLOTS + s) + 1]
         out.own = {CLIENT_LAG: self.lag, SCHEDULE_LAG: self.sched}
         self.lag, self.sched = lag, sched
+        spans["own", CLIENT_LAG] = self.take_lag_span()
+        spans["own", SCHEDULE_LAG], self.sched_span = (self.sched_span[0], self.sched_span[1]), list(NO_SPAN)
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
         out.cpu_s = self.cpu_mark - cpu
         if self.idle_ns is not None:  # turning while waiting for a due time is no load
@@ -185,10 +225,9 @@ class LagProbe:
 
     def _expired(self) -> None:
         n = self.timer.expiries()
-        now, due, step, lag = time.perf_counter_ns(), self.due_ns, self.interval_ns, self.rec.lag
+        now, due, step, count = time.perf_counter_ns(), self.due_ns, self.interval_ns, self.rec.count_lag
         for _ in range(min(n, 100_000)):
-            v = (now - due) // 1000
-            lag[v if v < _SMALL else hdr.counts_index(v)] += 1
+            count((now - due) // 1000)
             due += step
         self.due_ns = due + step * max(0, n - 100_000)
 
