@@ -166,8 +166,7 @@ def test_a_failed_baseline_says_iperf3s_own_error(iperf3):
 def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3, monkeypatch):
     from ycsbctl.errors import UserError
     from ycsbctl.provision.base import Endpoint
-    from ycsbctl.telemetry.baseline_length import BASELINE_S_ENV, baseline_seconds
-    from ycsbctl.telemetry.network import iperf_baseline, iperf_baseline_for
+    from ycsbctl.telemetry.network import BASELINE_S_ENV, baseline_seconds, iperf_baseline, iperf_baseline_for
 
     monkeypatch.delenv(BASELINE_S_ENV, raising=False)
     port = free_port()  # nothing listens: it fails at once, with the seconds it asked for
@@ -185,7 +184,7 @@ def test_a_baseline_asks_for_3_seconds_unless_told_otherwise(iperf3, monkeypatch
 
 def test_baseline_seconds_take_whole_seconds_from_1_to_60_and_refuse_the_rest(monkeypatch) -> None:
     from ycsbctl.errors import UserError
-    from ycsbctl.telemetry.baseline_length import BASELINE_S_ENV, baseline_seconds
+    from ycsbctl.telemetry.network import BASELINE_S_ENV, baseline_seconds
 
     for given, seconds in (("1", 1), ("60", 60), (" 7 ", 7)):
         monkeypatch.setenv(BASELINE_S_ENV, given)

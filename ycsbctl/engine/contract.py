@@ -23,7 +23,7 @@ outside 0.05–10 s.
 
 Engines today: :class:`NativeEngine` (ycsbctl's own worker processes on this host) and
 :class:`ycsbctl.engine.ycsb_java.YcsbEngine` (the real Java YCSB). The experiment gets one passed in
-(:func:`ycsbctl.experiment.engine_choice.engine_for` picks one from the plan), so another engine — clients on
+(:func:`ycsbctl.experiment.measure.engine_for` picks one from the plan), so another engine — clients on
 several hosts, or a stand-in in a test — plugs in here without touching the sweep.
 """
 

@@ -9,10 +9,9 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from ycsbctl.engine.contract import Engine
+from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError, first_line
-from ycsbctl.experiment.engine_choice import engine_for
 from ycsbctl.experiment.progress import PointLength, Progress
 from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
@@ -108,6 +107,21 @@ def _client_cpus(study: Study, placed: bool) -> tuple[int, ...]:
     from ycsbctl.experiment.placement import usable_cpus
 
     return tuple(usable_cpus())
+
+
+def engine_for(study: Study) -> Engine:
+    """The engine the study's plan names: the real YCSB (``--engine ycsb``), ycsbctl's over a Dask cluster
+    (``--cluster``), or ycsbctl's own on this host."""
+    plan = study.plan
+    if plan.engine == "ycsb":
+        from ycsbctl.engine.ycsb_java import YcsbEngine
+
+        return YcsbEngine(plan.ycsb_home)
+    if plan.cluster:
+        from ycsbctl.engine.cluster import ClusterEngine
+
+        return ClusterEngine(plan.cluster)
+    return NativeEngine()
 
 
 def measure(ep: Endpoint, point: Point, study: Study, progress: Progress | None, baseline: Any = None,

@@ -6,44 +6,37 @@ from __future__ import annotations
 import errno
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ycsbctl.engine.contract import Engine, NativeEngine
 from ycsbctl.engine.limits import check_workload_memory, raise_fd_limit
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.cannot import cannot_line
-from ycsbctl.experiment.engine_choice import engine_for
 from ycsbctl.experiment.facts import host_facts, versions
 from ycsbctl.experiment.host_claim import claim_host
+from ycsbctl.experiment.live_console import Console, YcsbBlock
+from ycsbctl.experiment.measure import engine_for
+from ycsbctl.experiment.outcome import Outcome
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.progress import Progress
 from ycsbctl.experiment.resolve import experiment_id, resolve_study
+from ycsbctl.experiment.result_sink import MemorySink, ResultSink
 from ycsbctl.experiment.servers import ProvisionedServers, Servers
 from ycsbctl.experiment.study import Study
+from ycsbctl.experiment.sweep import Sweep
 from ycsbctl.experiment.url_datasets import check_url_datasets
 from ycsbctl.processes import sigterm_as_interrupt
 from ycsbctl.results.disk import check_writable, disk_error
+from ycsbctl.results.folder import ResultFolder, now_iso
 from ycsbctl.results.names import FolderStatus
 from ycsbctl.results.schema import Manifest
-from ycsbctl.telemetry.baseline_length import baseline_seconds
+from ycsbctl.telemetry.network import baseline_seconds
 from ycsbctl.urls import redact_text
 from ycsbctl.workload.core_plugin import CorePlugin
 from ycsbctl.workload.properties import PropertySources
 
-# The sweep's modules (pandas, pyarrow, the telemetry, the result folder) are imported by run_plan once the checks
-# before anything starts are done and the engine's fork server has started: its own imports then run beside these.
-if TYPE_CHECKING:
-    from ycsbctl.experiment.live_console import Console
-    from ycsbctl.experiment.outcome import Outcome
-    from ycsbctl.experiment.result_sink import ResultSink
-    from ycsbctl.experiment.sweep import Sweep
-    from ycsbctl.results.folder import ResultFolder
-
 
 def build_manifest(study: Study, command_line: str, exp_id: str) -> Manifest:
     """The manifest a run starts with: plan, versions, host; servers and the rest fill in as it goes."""
-    from ycsbctl.results.folder import now_iso
-
     return Manifest(experiment_id=exp_id, command_line=redact_text(command_line), plan=study.plan_dict(),
                     versions=versions(), host=host_facts(), started_at=now_iso())
 
@@ -71,46 +64,34 @@ def run_plan(
     anything starts when another ycsbctl measures on this host (unless ``allow_concurrent``) or the folder
     cannot be written; a disk that fills or turns read-only later ends the run with one line naming the
     folder and the ``--resume`` command. ``engine`` and ``servers`` default to the plan's
-    (:func:`~ycsbctl.experiment.engine_choice.engine_for`, :mod:`ycsbctl.provision`). ``resume_targets``: with
+    (:func:`~ycsbctl.experiment.measure.engine_for`, :mod:`ycsbctl.provision`). ``resume_targets``: with
     ``resume``, ``plan.targets`` were given by the user (to carry passwords). ``study``: the plan as the caller
     resolved it already (the CLI does, so that bad input is refused before this module's imports)."""
     if resume is None:
         study = study or resolve_study(plan, sources)
         _check_host_limits(study)
     else:  # a folder another ycsbctl writes is refused before this one claims the host
-        from ycsbctl.results.folder import ResultFolder
-
         ResultFolder.check_free(Path(resume))
     if plan.telemetry:
         baseline_seconds()  # a bad YCSBCTL_BASELINE_S is one line before anything starts
     claim = claim_host(redact_text(command_line), allow_concurrent)
     folder: ResultFolder | None = None
-    where: Path | None = None  # the new result folder's path
     try:
         if resume is not None:
             folder, study = _reopen(Path(resume), plan, resume_targets)
         else:
             assert study is not None
             check_url_datasets(study)  # after the claim: another ycsbctl loading the URL now is said as that
-            if write:  # --out names the folder itself; by default it is reports/<experiment-id>
-                where = out_root if out_root is not None else Path("reports") / experiment_id(study)
-                check_writable(where)
-        # The workers' fork server starts once nothing above refused the run, and imports beside this process's
-        # imports of the sweep's modules and the servers' start (an --out folder that exists, refused below, ends
-        # it with this process). `python -m bench command_cost` times a command's start.
-        engine = engine or engine_for(study)
-        if isinstance(engine, NativeEngine):
-            engine.warm_up(t.store for t in study.targets)
-        from ycsbctl.experiment.result_sink import MemorySink
-        from ycsbctl.experiment.sweep import Sweep
-
-        if where is not None:
-            folder = _create_folder(study, where, command_line, unique=out_root is None)
+            if write:
+                folder = _create_folder(study, out_root, command_line)
         # a single point not kept (no --out) is held in memory: printed, then gone
         sink: ResultSink = folder if folder is not None else MemorySink(
             Manifest(experiment_id=experiment_id(study), plan=study.plan_dict()))
         console = _console(study, sink, print_ycsb, quiet)
         servers = servers or ProvisionedServers(study, sink.manifest.experiment_id, console.note)
+        engine = engine or engine_for(study)
+        if isinstance(engine, NativeEngine):  # its workers' imports done while the servers start, once
+            engine.warm_up(t.store for t in study.targets)
         sweep = Sweep(study, servers, engine, sink, console, claim)
         sweep.outcome.experiment_id = sink.manifest.experiment_id
         return _sweep(sweep, folder)
@@ -138,22 +119,19 @@ def _reopen(resume: Path, given: Plan, resume_targets: bool) -> tuple[ResultFold
         _check_host_limits(resumed)
         stored.append(resumed)
 
-    from ycsbctl.results.folder import ResultFolder
-
     folder = ResultFolder.reopen(resume, check=resolve_stored)
     return folder, stored[0]
 
 
-def _create_folder(study: Study, where: Path, command_line: str, unique: bool) -> ResultFolder:
-    """The new result folder ``where`` (checked writable before anything started); ``unique``: an id of ours,
-    which gets a suffix when taken."""
-    from ycsbctl.results.folder import ResultFolder
-
+def _create_folder(study: Study, out_root: Path | None, command_line: str) -> ResultFolder:
+    """The new result folder: ``--out`` names the folder itself; by default it is reports/<experiment-id>."""
+    root, exp_id = (out_root.parent, out_root.name) if out_root is not None else (Path("reports"), experiment_id(study))
+    check_writable(root / exp_id)
     try:
-        return ResultFolder.create(where.parent, where.name, build_manifest(study, command_line, where.name),
-                                   unique=unique)
+        return ResultFolder.create(root, exp_id, build_manifest(study, command_line, exp_id),
+                                   unique=out_root is None)
     except OSError as exc:
-        raise _disk_full(exc, where, None) from None
+        raise _disk_full(exc, root / exp_id, None) from None
 
 
 def _console(study: Study, sink: ResultSink, print_ycsb: bool, quiet: bool) -> Console:
@@ -161,8 +139,6 @@ def _console(study: Study, sink: ResultSink, print_ycsb: bool, quiet: bool) -> C
     dataset load of each target whose run-phase points need one; it has said, before anything starts, what
     each target will be sent (each disturbance checked when resolved) and each cell a store cannot do (one
     line each, kept in the manifest)."""
-    from ycsbctl.experiment.live_console import Console, YcsbBlock
-
     console = Console(Progress(study.plan.points() - study.points_not_run + study.dataset_loads, quiet=quiet),
                       YcsbBlock.of(study) if print_ycsb else None)
     for line in study.disturbances:
@@ -215,8 +191,6 @@ def _sweep(sweep: Sweep, folder: ResultFolder | None) -> Outcome:
         finally:
             sweep.console.close()
             if folder is not None:
-                from ycsbctl.results.folder import now_iso
-
                 try:
                     status = outcome.folder_status(refused=refused is not None)
                     if status == FolderStatus.COMPLETE and sys.exc_info()[0] is not None:

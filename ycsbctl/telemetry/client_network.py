@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ycsbctl.telemetry.baseline_length import baseline_seconds
-from ycsbctl.telemetry.network import parse_server, run_client
+from ycsbctl.telemetry.network import baseline_seconds, parse_server, run_client
 
 
 def client_host_baselines(scheduler: str, iperf_server: str, duration_s: float | None = None) -> list[dict[str, Any]]:

@@ -19,7 +19,6 @@ from ycsbctl.processes import deferred_signals, poll, stop_process
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import Sampler
-from ycsbctl.telemetry.baseline_length import baseline_seconds
 from ycsbctl.urls import host_of, is_loopback, redact_url
 from ycsbctl.user_input import whole_number
 
@@ -28,10 +27,27 @@ INSTALL_HINT = "apt-get install iperf3"
 LOOPBACK_NOTE = ("client and server share this host, so this is loopback (memory-copy) bandwidth, "
                  "not a network card")
 DOCKER_NOTE = "; the server container uses host networking in our set-up, so the same loopback measurement applies"
+BASELINE_S_ENV = "YCSBCTL_BASELINE_S"
+BASELINE_S = 3
 # A file that keeps this host's loopback baseline once measured: later runs (until the host reboots) read it
 # rather than run iperf3 again, and say so. Unset (the default): every experiment measures its own.
 MEMO_ENV = "YCSBCTL_BASELINE_MEMO"
 BOOT_ID = "/proc/sys/kernel/random/boot_id"
+
+
+def baseline_seconds() -> int:
+    """Seconds of iperf3 traffic a baseline asks for: ``YCSBCTL_BASELINE_S`` (whole seconds, 1-60, iperf3's
+    ``-t``), else 3. The test suite sets 1: the shortest run iperf3 makes."""
+    raw = os.environ.get(BASELINE_S_ENV, "").strip()
+    if not raw:
+        return BASELINE_S
+    try:
+        seconds = whole_number(raw)
+    except ValueError:
+        seconds = 0
+    if not 1 <= seconds <= 60:
+        raise UserError(f"{BASELINE_S_ENV}={raw!r}: give whole seconds of iperf3 traffic from 1 to 60")
+    return seconds
 
 
 @dataclass
