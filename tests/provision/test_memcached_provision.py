@@ -4,6 +4,7 @@ always stopped; external URLs used as they are; the footprint of a load from its
 from __future__ import annotations
 
 import os
+import signal
 
 import psutil
 import pytest
@@ -43,6 +44,24 @@ def test_local_memcached_runs_with_the_memory_asked_for_and_is_stopped(state_dir
         pid = ep.pid
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert state.entries() == []
+
+
+def test_a_local_memcached_is_ended_by_sigkill_and_a_redis_by_sigterm(state_dir, monkeypatch):
+    """memcached acts on SIGTERM only at its next once-a-second clock tick and keeps nothing a clean stop would
+    save: its group is sent SIGKILL (and is gone); a server whose clean stop matters (redis) still gets SIGTERM."""
+    sent: list[tuple[str, int]] = []
+    killpg = os.killpg
+
+    def recorded(pgid: int, sig: int) -> None:
+        sent.append((psutil.Process(pgid).name(), sig))
+        killpg(pgid, sig)
+
+    monkeypatch.setattr(os, "killpg", recorded)
+    with provisioned(["memcached", "redis"], "local", experiment_id="t-mc-kill", server_memory="64m",
+                     **QUIET) as endpoints:
+        pids = [ep.pid for ep in endpoints]
+    assert sorted(sent) == [("memcached", signal.SIGKILL), ("redis-server", signal.SIGTERM)]
+    assert all(not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE for pid in pids)
 
 
 def test_without_server_memory_memcached_gets_half_the_ram_not_its_64_mb_default(state_dir):

@@ -101,8 +101,10 @@ def is_ours(pid: int, create_time: float | None) -> bool:
         return False
 
 
-def stop_process(pid: int, create_time: float | None, grace_s: float = GRACE_S) -> bool:
-    """TERM the process group of ``pid``, KILL after ``grace_s``. False when it is not ours."""
+def stop_process(pid: int, create_time: float | None, grace_s: float = GRACE_S,
+                 stop_signal: int = signal.SIGTERM) -> bool:
+    """``stop_signal`` (SIGTERM, or its kind's: :attr:`~ycsbctl.stores.server_kind.ServerKind.stop_signal`) to the
+    process group of ``pid``, KILL after ``grace_s``. False when it is not ours."""
     if not is_ours(pid, create_time):
         _reap(pid)
         return False
@@ -111,7 +113,7 @@ def stop_process(pid: int, create_time: float | None, grace_s: float = GRACE_S) 
     except OSError:
         return False
     members = _group(pid) if target_pg else [psutil.Process(pid)]
-    _signal(pid, signal.SIGTERM, target_pg)
+    _signal(pid, stop_signal, target_pg)
     _, alive = psutil.wait_procs(members, timeout=grace_s)
     if alive:
         _signal(pid, signal.SIGKILL, target_pg)
@@ -318,12 +320,19 @@ class LocalProvisioner(Provisioner):
         if endpoint.processes:  # several processes: every one we recorded (and that still is ours)
             stop_all((entry or {}).get("processes") or [])
         elif endpoint.pid is not None and entry is not None:
-            stop_process(endpoint.pid, entry["create_time"])
+            stop_process(endpoint.pid, entry["create_time"], stop_signal=_stop_signal(endpoint))
         elif endpoint.pid is not None and _runs_in_our_data_dir(endpoint.pid, endpoint.target):
-            stop_process(endpoint.pid, None)  # state file lost: the data dir proves it is ours
+            stop_process(endpoint.pid, None, stop_signal=_stop_signal(endpoint))  # no record: its data dir says ours
         if entry and entry.get("data_dir"):
             shutil.rmtree(entry["data_dir"], ignore_errors=True)
         state.remove(key)
+
+
+def _stop_signal(endpoint: Endpoint) -> int:
+    """The signal that ends ``endpoint``'s server: its kind's (SIGTERM for a kind not in the catalogue)."""
+    with contextlib.suppress(UserError):
+        return server_kind(catalog.get_target(endpoint.kind or endpoint.target).local_flavor).stop_signal
+    return signal.SIGTERM
 
 
 def _pinned(cpus: list[int] | None) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -123,6 +124,9 @@ class ServerKind:
     describe_variant: str = ""  # what its server's description adds to the name ("SQLite backend")
     memory_limited_locally: bool = True  # the endpoint records --server-memory as its limit on the local backend
     container_stop_signal: str = ""  # the container's stop signal (docker's default: SIGTERM)
+    # what ends a local server of this kind (ycsbctl.provision.local): SIGTERM, its clean shutdown, unless a clean
+    # shutdown keeps nothing and only waits (then SIGKILL, which the OS acts on at once)
+    stop_signal: int = signal.SIGTERM
     container_memlock_unlimited: bool = False  # its container needs an unlimited memlock ulimit
 
     @property
