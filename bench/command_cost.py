@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench._against import checkouts, ratio_line
+
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("start", "point", "end", "whole")
 
@@ -83,11 +85,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5, help="runs of the command per checkout")
     ap.add_argument("--against", type=Path, help="another checkout of ycsbctl, run in turn with this one")
     args = ap.parse_args()
-    trees = {"this": ROOT} | ({"against": args.against.resolve()} if args.against else {})
-    for tree in trees.values():
-        if not (tree / "ycsbctl" / "__main__.py").is_file():
-            print(f"error: {tree} is no ycsbctl checkout: name the folder that holds ycsbctl/", file=sys.stderr)
-            return 2
+    trees = checkouts(ROOT, args.against)
+    if trees is None:
+        return 2
     print(f"command: ycsbctl {' '.join(command(args, Path('…')))}", flush=True)
     print(f"load average before {os.getloadavg()[0]:.1f}", flush=True)
     got: dict[str, dict[int, CommandRun]] = {n: {} for n in trees}
@@ -100,12 +100,8 @@ def main() -> int:
         runs = got[name].values()
         print(f"{name:>8}  " + "  ".join(f"{statistics.median(getattr(r, p) for r in runs):8.2f}" for p in PARTS))
     if args.against:
-        from ycsbctl.results.stats import compare
-
-        c = compare({i: r.whole for i, r in got["against"].items()}, {i: r.whole for i, r in got["this"].items()},
-                    paired=True)
-        span = f"[{c.low:.2f}, {c.high:.2f}]" if c.low == c.low else "(one round: no interval)"
-        print(f"\nthis ÷ against, the whole command: {c.ratio:.2f} {span}")
+        print("\n" + ratio_line({i: r.whole for i, r in got["against"].items()},
+                                {i: r.whole for i, r in got["this"].items()}, "the whole command"))
     print(f"load average after {os.getloadavg()[0]:.1f}")
     return 0
 

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench._against import checkouts, ratio_line
+
 ROOT = Path(__file__).resolve().parents[1]
 POINT_LINE = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")  # the plain console's line at a point's start
 
@@ -90,11 +92,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=2, help="runs of the plan per checkout")
     ap.add_argument("--against", type=Path, help="another checkout of ycsbctl, run in turn with this one")
     args = ap.parse_args()
-    trees = {"this": ROOT} | ({"against": args.against.resolve()} if args.against else {})
-    for tree in trees.values():
-        if not (tree / "ycsbctl" / "__main__.py").is_file():
-            print(f"error: {tree} is no ycsbctl checkout: name the folder that holds ycsbctl/", file=sys.stderr)
-            return 2
+    trees = checkouts(ROOT, args.against)
+    if trees is None:
+        return 2
     print(f"plan: ycsbctl {' '.join(plan_args(args, Path('…')))}", flush=True)
     got: dict[str, dict[int, PlanRun]] = {n: {} for n in trees}
     for i in range(args.rounds):
@@ -108,12 +108,8 @@ def main() -> int:
         print(f"{name:>8}  {statistics.median(r.median_s for r in runs):16.2f}  "
               f"{statistics.median(r.wall_s for r in runs):9.1f}")
     if args.against:
-        from ycsbctl.results.stats import compare
-
-        c = compare({i: r.median_s for i, r in got["against"].items()}, {i: r.median_s for i, r in got["this"].items()},
-                    paired=True)
-        span = f"[{c.low:.2f}, {c.high:.2f}]" if c.low == c.low else "(one round: no interval)"
-        print(f"\nthis ÷ against, overhead per point: {c.ratio:.2f} {span}")
+        print("\n" + ratio_line({i: r.median_s for i, r in got["against"].items()},
+                                {i: r.median_s for i, r in got["this"].items()}, "overhead per point"))
     print(f"load average {os.getloadavg()[0]:.1f}")
     return 0
 
