@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -75,18 +76,20 @@ class SliceAggregate:
     def agg(self) -> SecondAggregate:
         """Every worker's part added (made once, when first asked)."""
         if self._agg is None:
-            self._agg = self.added(self.parts)
+            self._agg = added(self.parts, self.names, self.measurement)
         return self._agg
 
     def settle(self) -> SecondAggregate | None:
         """Its settle window's operations (Alternation.settle_s), or None without a window."""
-        return self.added(self.settle_parts) if self.settle_parts else None
+        return added(self.settle_parts, self.names, self.measurement) if self.settle_parts else None
 
-    def added(self, parts: list[SecondCounts]) -> SecondAggregate:
-        a = SecondAggregate(names=self.names)
-        for part in parts:
-            a.add(part, self.measurement)
-        return a
+
+def added(parts: Iterable[SecondCounts], names: tuple[str, ...], measurement: str) -> SecondAggregate:
+    """Workers' reports (of a slice, or of the slices of a second) added into one aggregate (HDR counts add)."""
+    a = SecondAggregate(names=names)
+    for part in parts:
+        a.add(part, measurement)
+    return a
 
 
 @dataclass
@@ -151,14 +154,11 @@ class AlternationCollector(Collector):
 
     def target_seconds(self, target: int) -> dict[int, SecondAggregate]:
         """``target``'s reports added by the second its slices start in (its series)."""
-        out: dict[int, SecondAggregate] = {}
+        parts: dict[int, list[SecondCounts]] = defaultdict(list)
         for k in sorted(self.slices):
-            s = self.slices[k]
-            if s.target == target:
-                a = out.setdefault(self.second_of(k), SecondAggregate(names=self.names))
-                for part in s.parts:
-                    a.add(part, self.measurement)
-        return out
+            if self.slices[k].target == target:
+                parts[self.second_of(k)] += self.slices[k].parts
+        return {second: added(p, self.names, self.measurement) for second, p in parts.items()}
 
     def _ticks(self) -> None:
         """Progress for every second whose slices are all in (one tick over every target's operations)."""
@@ -176,9 +176,7 @@ class AlternationCollector(Collector):
             if self.covered[s] > 0:
                 mine = [self.slices[k] for k in range(math.ceil(s / self.shape.slice_s - 1e-9), first_after)
                         if k in self.slices]
-                a = SecondAggregate(names=self.names)
-                for part in (p for sl in mine for p in sl.parts):
-                    a.add(part, self.measurement)
+                a = added((p for sl in mine for p in sl.parts), self.names, self.measurement)
                 self.progress(Tick(s, self.total_ops, a.count / self.covered[s], a.p99_us(), a.errors(),
                                    s < self.warmup_seconds))
 

@@ -54,6 +54,21 @@ Record = Callable[[int, int, int, int, int], None]
 SpareSet = tuple[list[array], list[array], array, array]  # zeroed counts: slots, intended slots, lag, schedule lag
 
 
+def _count(counts: array, span: list[int], v: int, times: int = 1) -> None:
+    """Count ``times`` values of ``v`` µs into dense HDR ``counts``, widening ``span`` (its lowest and highest index
+    counted) to hold the value's index."""
+    i = v if v < _SMALL else hdr.counts_index(v)
+    counts[i] += times
+    span[0], span[1] = min(span[0], i), max(span[1], i)
+
+
+def _taken(span: list[int]) -> tuple[int, int]:
+    """``span`` as it was, reset in place to :data:`NO_SPAN` (its counts were swapped out with it)."""
+    was = (span[0], span[1])
+    span[0], span[1] = NO_SPAN
+    return was
+
+
 class Recorder:
     """One worker process's measurements for the current second.
 
@@ -104,11 +119,7 @@ class Recorder:
 
     def record_schedule_lag(self, late_ns: int) -> None:
         """A paced operation started ``late_ns`` after it could have (see SCHEDULE_LAG)."""
-        v = late_ns // 1000
-        i = v if v < _SMALL else hdr.counts_index(v)
-        self.sched[i] += 1
-        span = self.sched_span
-        span[0], span[1] = min(span[0], i), max(span[1], i)
+        _count(self.sched, self.sched_span, late_ns // 1000)
 
     def _make_record(self) -> Record:
         slots, islots = self.slots, self.islots
@@ -125,15 +136,11 @@ class Recorder:
     def count_lag(self, lag_us: int, times: int = 1) -> None:
         """Count ``times`` loop lags of ``lag_us`` µs into CLIENT-LAG (what :class:`LagProbe` does): count there
         only through this (or the probe), which keeps the span that shipping reads."""
-        i = lag_us if lag_us < _SMALL else hdr.counts_index(lag_us)
-        self.lag[i] += times
-        span = self.lag_span
-        span[0], span[1] = min(span[0], i), max(span[1], i)
+        _count(self.lag, self.lag_span, lag_us, times)
 
     def take_lag_span(self) -> tuple[int, int]:
         """CLIENT-LAG's span since the last call (its counts swapped out with it), reset."""
-        span, self.lag_span = self.lag_span, list(NO_SPAN)
-        return span[0], span[1]
+        return _taken(self.lag_span)
 
     def pure_record(self) -> Record:
         """:attr:`record` in Python (the pure path, and the truth the compiled one is tested against)."""
@@ -185,7 +192,7 @@ class Recorder:
         out.own = {CLIENT_LAG: self.lag, SCHEDULE_LAG: self.sched}
         self.lag, self.sched = lag, sched
         spans["own", CLIENT_LAG] = self.take_lag_span()
-        spans["own", SCHEDULE_LAG], self.sched_span = (self.sched_span[0], self.sched_span[1]), list(NO_SPAN)
+        spans["own", SCHEDULE_LAG] = _taken(self.sched_span)
         cpu, self.cpu_mark = self.cpu_mark, time.process_time()
         out.cpu_s = self.cpu_mark - cpu
         if self.idle_ns is not None:  # turning while waiting for a due time is no load
