@@ -295,3 +295,21 @@ def test_calibrate_into_a_cache_folder_it_cannot_write_is_one_line_and_leaves_no
                            env={"YCSBCTL_CACHE_DIR": str(missing)})
     assert r.exit_code == 0 and os.listdir(missing) == [host_drift.FILE], r.output
     assert host_drift.read(missing / host_drift.FILE).of("throughput") == pytest.approx(1 / 0.85 - 1, abs=1e-4)
+
+
+def test_calibrate_refusing_folders_that_differ_names_the_first_three_differences_and_counts_the_rest():
+    """Five differences: the line names three and says how many more (the mutant [:3] -> [:4] survived)."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from ycsbctl.errors import UserError
+    from ycsbctl.report.drift_record import calibrate
+
+    differences = [f"b: plan.setting_{i}: {i} vs {i + 1}" for i in range(5)]
+    with pytest.raises(UserError) as refused:
+        calibrate(SimpleNamespace(within=False, differences=differences))  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert "the experiments differ (b: plan.setting_0: 0 vs 1; b: plan.setting_1: 1 vs 2; b: plan.setting_2: 2 vs 3; " \
+           "and 2 more)" in said, said
+    assert "setting_3" not in said

@@ -50,3 +50,12 @@ def test_clickhouses_pages_and_year_boundary_are_what_its_own_client_answers_by_
     finally:
         clickhouse_client(clickhouse, "DROP TABLE IF EXISTS pages")
     assert got == pages_by_hand() == by_hand, (got, by_hand)
+
+
+def test_a_tabseparated_cell_reads_back_as_its_text_non_ascii_and_escapes_alike() -> None:
+    """ClickHouse's TabSeparated writes UTF-8 as it is and escapes a tab and a backslash (\\t, \\\\): a cell without
+    an escape is its text (a name with an accent is no escape sequence), one with escapes is unescaped."""
+    from ycsbctl.stores.clickhouse.media_items import unescape
+
+    assert unescape("Café Brûlé".encode()) == "Café Brûlé"
+    assert unescape(b"a\\tb\\\\c") == "a\tb\\c"
