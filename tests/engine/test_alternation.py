@@ -106,7 +106,9 @@ def _session(servers: list[Server], seed: int, warmup_s: float, duration_s: floa
 def test_each_targets_operations_are_what_its_own_server_served(twin_servers: list[Server]) -> None:
     """workload-a (reads: HGETALL, updates: HMSET) over two workers, 1 s of warm-up then 1.6 s in 0.2 s slices."""
     before = [_calls(s.port) for s in twin_servers]
+    called = time.perf_counter()
     results = _session(twin_servers, seed=3, warmup_s=1.0, duration_s=1.6)
+    wall_s = time.perf_counter() - called  # the session's start and its last operation's end both lie inside it
     served = [_calls(s.port) - b for s, b in zip(twin_servers, before)]
     order = schedule(2, 3, 13)
     for t, (r, calls) in enumerate(zip(results, served)):
@@ -126,6 +128,8 @@ def test_each_targets_operations_are_what_its_own_server_served(twin_servers: li
         assert r.ops["READ"].operations == int(kept[kept.op == "READ"].operations.sum())
         assert r.runtime_ms == pytest.approx(1000 * SLICE_S * len(measured))
         assert (s.errors == 0).all() and (s.switch_s >= 0).all()
+        # a slice's last operation ended switch_s past the slice's end, before the session returned
+        assert (s.t_end_s + s.switch_s <= wall_s).all(), (wall_s, s[["t_end_s", "switch_s"]])
         assert (s.t_end_s - s.t_start_s).round(9).eq(SLICE_S).all()
 
 
