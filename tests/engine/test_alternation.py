@@ -4,6 +4,7 @@ server that served them (its own INFO commandstats), the slices as the schedule 
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import signal
 import threading
@@ -11,19 +12,21 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 import redis
 
 from tests.fixtures.cgroups import cpu_quota
 from tests.fixtures.servers import Server, free_port, start_redis
-from ycsbctl.engine.alternated_session import SLICE_COLUMNS
+from ycsbctl.engine.alternated_session import SLICE_COLUMNS, target_status
 from ycsbctl.engine.alternating_worker import SHIP_AT
 from ycsbctl.engine.alternation import Alternation, schedule, slice_target
 from ycsbctl.engine.cluster import ClusterEngine
-from ycsbctl.engine.messages import Message, SliceReport
+from ycsbctl.engine.messages import Done, Message, SliceReport, TargetEnd
 from ycsbctl.engine.runner import PhaseRunner, run_phase
-from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.spec import ERRORS_SHOWN, PhaseSpec, Tick
 from ycsbctl.engine.ycsb_java import YcsbEngine
 from ycsbctl.errors import UserError
 from ycsbctl.results.model import PhaseResult
@@ -170,8 +173,10 @@ def test_a_settle_windows_operations_are_counted_apart_and_none_is_lost_or_credi
     alt = Alternation(tuple(s.url for s in twin_servers), slice_s=SLICE_S, seed=5, settle_s=settle_s)
     spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=4, processes=2, warmup_s=0.8, duration_s=1.6,
                      seed=5, alternation=alt)
-    results = PhaseRunner(spec).run_alternated()
+    ticks: list[Tick] = []
+    results = PhaseRunner(spec).run_alternated(ticks.append)
     served = [_calls(s.port) - b for s, b in zip(twin_servers, before)]
+    _ticks_are_the_slices_seconds(ticks, results, 0.8, 0.8 + 1.6)
     for r, calls in zip(results, served):
         assert r.status == "ok", r.errors
         s = r.slices
@@ -186,6 +191,24 @@ def test_a_settle_windows_operations_are_counted_apart_and_none_is_lost_or_credi
         assert r.operations == int(measured.operations.sum()) == sum(  # the histograms' total
             h.get_total_count() for h in histograms if h is not None)
         assert r.runtime_ms == pytest.approx(1000 * (SLICE_S - settle_s) * len(measured))
+
+
+def _ticks_are_the_slices_seconds(ticks: list[Tick], results: list[PhaseResult], warmup_s: float,
+                                  session_s: float) -> None:
+    """The progress line, computed again from the slices tables: one tick a second from 0 to the session's last
+    started second, its rate the operations of every target's slices starting in that second over their measured
+    time (settle windows out), its running total at least every operation of those slices and the ones before
+    (settle windows never counted), at most every operation of the session."""
+    both = pd.concat([r.slices for r in results if r.slices is not None])
+    ticks = [t for t in ticks if not t.starting]  # before the start: what the point waits for
+    assert [t.second for t in ticks] == list(range(math.ceil(session_s - 1e-9)))
+    total = int(both.operations.sum())
+    for t in ticks:
+        mine = both[(both.t_start_s >= t.second - 1e-9) & (both.t_start_s < t.second + 1 - 1e-9)]
+        measured = float((mine.t_end_s - mine.t_start_s - mine.settle_s).sum())
+        assert t.ops_per_s == pytest.approx(int(mine.operations.sum()) / measured)
+        assert int(both[both.t_start_s < t.second + 1 - 1e-9].operations.sum()) <= t.operations <= total
+        assert t.warmup == (t.second < math.ceil(warmup_s))  # a second the warm-up reaches is the warm-up's
 
 
 @pytest.mark.speed
@@ -377,3 +400,21 @@ def test_each_target_has_its_own_binding_properties_and_its_slices_the_streams_t
         pi = list(range(n))
         random.Random(f"ycsbctl-alternation:{seed}:{block}").shuffle(pi)
         assert block_order(n, seed, block) == pi + pi[::-1]
+
+
+def test_a_targets_errors_come_once_each_why_clients_stopped_first_and_at_most_errors_shown() -> None:
+    """``target_status``: a target's reasons from every worker's part of :class:`Done`, each once, the clients'
+    ends first, a lost worker's reasons (a final without targets) added once to every target, and the list cut at
+    :data:`ERRORS_SHOWN` (the length a plain point keeps)."""
+    many = [f"error {i}" for i in range(ERRORS_SHOWN + 3)]
+    parts = [TargetEnd(errors=many[:8], ended=["timed out"]), TargetEnd(errors=many[4:], ended=["timed out"])]
+    ok = SimpleNamespace(status="ok", finals={})
+    status, errors, stopped = target_status(ok, parts)  # type: ignore[arg-type]
+    assert (status, stopped) == ("failed", 2)  # a client stopped early: the target failed
+    assert errors == (["timed out"] + many)[:ERRORS_SHOWN]
+    lost = SimpleNamespace(status="failed", finals={0: Done(0, errors=["worker 1 lost", "timed out"]),
+                                                    1: Done(1, targets=parts)})
+    status, errors, stopped = target_status(lost, [TargetEnd(errors=["refused"])])  # type: ignore[arg-type]
+    assert (status, errors, stopped) == ("failed", ["refused", "worker 1 lost", "timed out"], 0)
+    status, errors, _ = target_status(lost, [TargetEnd(errors=["worker 1 lost"])])  # type: ignore[arg-type]
+    assert errors == ["worker 1 lost", "timed out"]

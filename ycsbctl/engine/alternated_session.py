@@ -26,7 +26,7 @@ from ycsbctl.engine.aggregate import SecondAggregate, operations, series_frame, 
 from ycsbctl.engine.alternation import schedule, slice_count, slice_edges
 from ycsbctl.engine.collector import Collector
 from ycsbctl.engine.messages import SecondCounts, SliceReport, TargetEnd
-from ycsbctl.engine.spec import Tick
+from ycsbctl.engine.spec import ERRORS_SHOWN, Tick
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import IntervalHistograms
 from ycsbctl.results.model import PhaseResult
@@ -225,7 +225,7 @@ def target_status(c: AlternationCollector, parts: list[TargetEnd]) -> tuple[RunS
         status = "failed"
     if c.status == "failed":  # a worker lost: its reasons apply to every target
         errors += [e for f in c.finals.values() if not f.targets for e in f.errors if e not in errors]
-    return RunStatus(status), errors[:10], len(ended)
+    return RunStatus(status), errors[:ERRORS_SHOWN], len(ended)
 
 
 def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) -> list[PhaseResult]:

@@ -41,7 +41,7 @@ from ycsbctl.engine.dask_client import (
 from ycsbctl.engine.messages import Done, SecondReport, dispatch
 from ycsbctl.engine.runner import Collector, PhaseRunner
 from ycsbctl.engine.shard_plan import ShardEnded, ShardInfo, ShardReady, ShardStarted, plan_shards
-from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.spec import ERRORS_SHOWN, PhaseSpec, Tick
 from ycsbctl.errors import UserError, first_line
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.urls import host_of, is_loopback, redact_text
@@ -350,7 +350,7 @@ class ClusterRunner:
         result = self.local.result(c, t0)
         lost = [s.lost for s in self.shards if s.lost]
         if lost:
-            result.errors = list(dict.fromkeys(lost + result.errors))[:10]
+            result.errors = list(dict.fromkeys(lost + result.errors))[:ERRORS_SHOWN]
         result.engine = "cluster"
         result.cluster = self.topology(result)
         return result

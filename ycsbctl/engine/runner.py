@@ -27,7 +27,7 @@ from ycsbctl.engine.launch import started_with_worker_environment, worker_contex
 from ycsbctl.engine.limits import check_workload_memory
 from ycsbctl.engine.messages import Done, Message, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
-from ycsbctl.engine.spec import PhaseSpec, Tick
+from ycsbctl.engine.spec import ERRORS_SHOWN, PhaseSpec, Tick
 from ycsbctl.engine.start import StartSignal
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.engine.worker_exit import PeakWatch, describe
@@ -336,7 +336,7 @@ class PhaseRunner:
             warmup_s=float(c.warmup_seconds),
             target_rate=spec.target_rate,
             status=RunStatus(status),
-            errors=errors[:10],
+            errors=errors[:ERRORS_SHOWN],
             engine="native",
             client_lag=totals.client_lag,
             schedule_lag=totals.own.get(SCHEDULE_LAG),

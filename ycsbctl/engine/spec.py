@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     from ycsbctl.workload.plugin import Workload
 
 
+# a point's distinct error messages kept in its result (the first: why clients stopped; the report shows errors[0])
+ERRORS_SHOWN = 10
+
+
 @dataclass
 class PhaseSpec:
     """One phase (``load`` or ``run``) of one workload against one endpoint.
