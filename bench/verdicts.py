@@ -109,19 +109,6 @@ def servers(names: list[str], slow: dict[str, float], tmp: Path,
                 stop(p)
 
 
-def _point(url: str, threads: str, out: Path, load: bool, duration: float, records: int) -> float:
-    """One point of workload B against ``url`` (the client on its CPUs); its throughput (ops/s)."""
-    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", url,
-           *(["--load"] if load else []),
-           "--threads", threads, "--duration", str(duration), "--warmup", "0", "--records", str(records),
-           "--no-telemetry", "--allow-concurrent", "--quiet", "--out", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=out.parent)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
-    r = pd.read_parquet(out / "runs.parquet")
-    return float(r.loc[r["phase"] == "run", "throughput_ops"].iloc[0])
-
-
 def _set_quota(group, cores: float | None) -> None:
     """Hold ``group`` to ``cores`` of CPU per period (None: no limit)."""
     from tests.fixtures.cgroups import PERIOD_US
@@ -132,43 +119,41 @@ def _set_quota(group, cores: float | None) -> None:
         (group.path / "cpu.cfs_quota_us").write_text(str(int(cores * PERIOD_US)) if cores else "-1")
 
 
-def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float = 2.0,
-               steps: int = 5) -> tuple[float, list[str]]:
+def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float = 4.0,
+               steps: int = 6) -> tuple[float, list[str]]:
     """The CPU quota (cores) that holds a redis-server about ``gap`` (0.10) slower than unheld at
     ``threads`` (the bench's largest count), by bisection on the quota (geometric, between a twentieth
-    of a core and the CPUs there are): at each step a point held to the quota, then one unheld on the
-    same server right after (so the host's drift between the two is small), the quota raised where
-    the pair's gap is above ``gap`` and lowered where below. The response is far from proportional to
-    the quota (a server whose quota runs out stalls for the rest of each 100 ms period), hence the
-    search. Returns the quota and one line per step."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    proc = subprocess.Popen(["taskset", "-c", _cpuset(SERVER_CPUS), "redis-server", "--port", str(port), "--bind",
-                             "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}"
+    of a core and the CPUs there are). Each step is one alternated session (ycsbctl's default order with two
+    targets) of a held server and an unheld twin: the two measured in the same seconds, slice by slice, so the
+    host's drift between them cancels (two points one after the other moved ±20 % on this kind of VM and set
+    quotas whose gaps came out from -6 % to +26 %). The quota is raised where the session's gap is above ``gap``
+    and lowered where below; the response is far from proportional to the quota (a server whose quota runs out
+    stalls for the rest of each 100 ms period), hence the search. Returns the quota and one line per step."""
     lines = []
     lo, hi = 0.05, float(len(SERVER_CPUS))
-    try:
-        wait_for_port(port, proc)
-        _point(url, threads, tmp / "load", True, 1.0, records)
-        with cpu_quota(hi) as group:
-            (group.path / ("cpu.weight" if group.v2 else "cpu.shares")).write_text("100" if group.v2 else "1024")
-            group.add(proc.pid)
-            for step in range(steps):
-                q = math.sqrt(lo * hi)
-                _set_quota(group, q)
-                held = _point(url, threads, tmp / f"held{step}", False, seconds, records)
-                _set_quota(group, None)
-                free = _point(url, threads, tmp / f"free{step}", False, seconds, records)
-                seen = 1 - held / free
-                lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} "
-                             "ops/s unheld, "
-                             f"gap {seen:+.1%}")
-                lo, hi = (q, hi) if seen > gap else (lo, q)
-        return math.sqrt(lo * hi), lines
-    finally:
-        stop(proc)
+    groups: dict[str, Any] = {}
+    with servers(["held", "free"], {}, tmp, groups) as urls:
+        for step in range(steps):
+            q = math.sqrt(lo * hi)
+            _set_quota(groups["held"], q)
+            out = tmp / f"step{step}"
+            cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", urls["held"],
+                   "--target", urls["free"], *(["--load"] if step == 0 else []), "--threads", threads,
+                   "--duration", str(seconds), "--warmup", "1", "--records", str(records), "--no-telemetry",
+                   "--allow-concurrent", "--quiet", "--out", str(out)]
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
+            if proc.returncode not in (0, 1, 3):
+                raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+            lab = {v: k for k, v in labels(out, ["held", "free"]).items()}
+            r = pd.read_parquet(out / "runs.parquet")
+            r = r[r["phase"] == "run"]
+            r = r.assign(name=r["target"].map(lab)).set_index("name")
+            held, free = float(r.loc["held", "throughput_ops"]), float(r.loc["free", "throughput_ops"])
+            seen = 1 - held / free
+            lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} "
+                         f"ops/s unheld in the same session, gap {seen:+.1%}")
+            lo, hi = (q, hi) if seen > gap else (lo, q)
+    return math.sqrt(lo * hi), lines
 
 
 def slowed(args: argparse.Namespace) -> tuple[dict[str, float], list[str]]:
