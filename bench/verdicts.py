@@ -249,6 +249,33 @@ def across(args: argparse.Namespace, quota: float, tmp: Path) -> list[str]:
     return lines
 
 
+def compare_condition(args: argparse.Namespace, condition: str, names: list[str], slow: dict[str, float],
+                      dialled: bool, tmp: Path) -> None:
+    """``--experiments`` experiments of ``condition`` (quiet or busy) and what they called, printed: every server in
+    one alternation, or (``--apart``) ``a`` with each other server alone."""
+    held = slow
+    busy = condition == "busy"
+    with busy_core(busy, args.busy_cpu):
+        if busy and args.busy_cpu == "server" and dialled:  # the quotas' effect depends on the hog beside
+            held, said = slowed(args)
+            print("\n".join(f"busy: {line}" for line in said), flush=True)
+        sets = [["a", n] for n in names[1:]] if args.apart else [names]
+        folders: dict[str, list[Path]] = {" ".join(x): [] for x in sets}
+        with servers(names, held, tmp / condition) as urls:
+            for i in range(args.experiments):
+                for x in sets:
+                    out = tmp / (f"{condition}-{i}" + ("-" + x[1] if args.apart else ""))
+                    wall = experiment({n: urls[n] for n in x}, out, args)
+                    print(f"{condition} experiment {i + 1}/{args.experiments}"
+                          f"{' (' + ', '.join(x) + ')' if args.apart else ''}: {wall:.0f} s", flush=True)
+                    folders[" ".join(x)].append(out)
+    for x in sets:
+        lines = summarise(folders[" ".join(x)], x, {n: q for n, q in held.items() if n in x}, condition)
+        if "twin" in x:  # the drift between folders: of the A/A set (the held servers' cells are erratic)
+            lines += between_folders(folders[" ".join(x)], x, not args.no_record)
+        print("\n".join(lines), flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--experiments", type=int, default=3)
@@ -292,38 +319,13 @@ def main() -> int:
     with sigterm_as_interrupt(), tempfile.TemporaryDirectory(prefix="bench-verdicts-") as scratch:
         tmp = str(args.keep.resolve()) if args.keep else scratch
         Path(tmp).mkdir(parents=True, exist_ok=True)
-        all_folders: list[Path] = []
         for condition in args.conditions.split(","):
             if condition == "across":
                 # the ~30 % quota (0.7 core), not the dial
                 held = min(slow.values(), key=lambda q: abs(q - 0.7), default=0.7)
                 print("\n".join(across(args, held, Path(tmp))), flush=True)
                 continue
-            folders = []
-            held = slow
-            busy = condition == "busy"
-            with busy_core(busy, args.busy_cpu):
-                if busy and args.busy_cpu == "server" and dials:  # the quotas' effect depends on the hog beside
-                    held, said = slowed(args)
-                    print("\n".join(f"busy: {line}" for line in said), flush=True)
-                # the sets compared: every server in one alternation, or (--apart) a with each other one alone
-                sets = [["a", n] for n in names[1:]] if args.apart else [names]
-                apart: dict[str, list[Path]] = {" ".join(x): [] for x in sets}
-                with servers(names, held, Path(tmp) / condition) as urls:
-                    for i in range(args.experiments):
-                        for x in sets:
-                            out = Path(tmp) / (f"{condition}-{i}" + ("-" + x[1] if args.apart else ""))
-                            wall = experiment({n: urls[n] for n in x}, out, args)
-                            print(f"{condition} experiment {i + 1}/{args.experiments}"
-                                  f"{' (' + ', '.join(x) + ')' if args.apart else ''}: {wall:.0f} s", flush=True)
-                            apart[" ".join(x)].append(out)
-            for x in sets:
-                folders = apart[" ".join(x)]
-                all_folders += folders
-                lines = summarise(folders, x, {n: q for n, q in held.items() if n in x}, condition)
-                if "twin" in x:  # the drift between folders: of the A/A set (the held servers' cells are erratic)
-                    lines += between_folders(folders, x, not args.no_record)
-                print("\n".join(lines), flush=True)
+            compare_condition(args, condition, names, slow, bool(dials), Path(tmp))
         if args.order_pairs:
             walls: dict[str, list[float]] = {"target": [], "interleaved": []}
             with servers(["a", "twin"], {}, Path(tmp) / "order") as urls:
