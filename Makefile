@@ -20,7 +20,10 @@ YCSBCTL_NO_SKIP ?= 1
 # busy): two pytest-xdist workers share the cores (tests/fixtures/parallel.py: a module stays on one worker, the
 # Docker engine's users share one, so do the Elasticsearch node's), then the tests marked `speed` run alone, one
 # at a time. Three workers (29 Nov: `make test` kept 1.1 of 2 cores busy on average) made the shared phase ~15 %
-# shorter, but each of two runs starved one test's client long enough to read a point as a client stall. mypy (~10 s of one core from a fresh clone, no cache) runs beside them: its verdict and its lines
+# shorter, but each of two runs starved one test's client long enough to read a point as a client stall; tried again
+# on a slower VM (29 Nov, 10:33) it took 1306 s against the two workers' 1399 s an hour before (-7 %): two workers keep
+# ~1.3 cores busy, a third mostly queues for the same CPU. (eatmydata, fsync made a no-op for every process, changed
+# nothing measurable: a SQL and CLI sample 0.98× [0.93, 1.04] wall.) mypy (~10 s of one core from a fresh clone, no cache) runs beside them: its verdict and its lines
 # come after theirs, and any of the three failing fails the target.
 PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
