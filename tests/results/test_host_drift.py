@@ -301,9 +301,6 @@ def test_calibrate_refusing_folders_that_differ_names_the_first_three_difference
     """Five differences: the line names three and says how many more (the mutant [:3] -> [:4] survived)."""
     from types import SimpleNamespace
 
-    import pytest
-
-    from ycsbctl.errors import UserError
     from ycsbctl.report.drift_record import calibrate
 
     differences = [f"b: plan.setting_{i}: {i} vs {i + 1}" for i in range(5)]
