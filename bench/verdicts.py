@@ -7,7 +7,7 @@ CPU set (``taskset``, as ``--placement split`` would), the client (``ycsbctl`` i
 - ``slowN``: the same, its CPU held to a quota by a cgroup (``--slow 0.7,0.45``: cores), a planted
   difference whose true size is measured here, pooled over every round of every experiment. A quota
   written ``dial10`` is dialled here for a gap of about 10 % (:func:`dial_quota`: a bisection on the
-  quota, each step a held point and an unheld one right after on one server).
+  quota, each step one alternated session of the held server and an unheld twin).
 
 ``--experiments`` experiments (≥ 3), each with ``--repeat`` rounds (≥ 5) over ``--threads`` (≥ 4 thread
 counts), first on the machine as it is (``quiet``), then with one core held busy by a spinning process
@@ -138,13 +138,8 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
             q = math.sqrt(lo * hi)
             _set_quota(groups["held"], q)
             out = tmp / f"step{step}"
-            cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", "--target", urls["held"],
-                   "--target", urls["free"], *(["--load"] if step == 0 else []), "--threads", threads,
-                   "--duration", str(seconds), "--warmup", "1", "--records", str(records), "--no-telemetry",
-                   "--allow-concurrent", "--quiet", "--out", str(out)]
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
-            if proc.returncode not in (0, 1, 3):
-                raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+            run_ycsbctl(urls, out, ["--threads", threads, "--duration", str(seconds), "--warmup", "1", "--records",
+                                    str(records), "--no-telemetry", *(["--load"] if step == 0 else [])])
             lab = {v: k for k, v in labels(out, ["held", "free"]).items()}
             r = pd.read_parquet(out / "runs.parquet")
             r = r[r["phase"] == "run"]
@@ -192,21 +187,26 @@ def busy_core(on: bool, where: str = "client") -> Iterator[None]:
 def experiment(urls: dict[str, str], out: Path, args: argparse.Namespace, order: str | None = None) -> float:
     """Run one experiment into ``out`` (the client on its CPUs) in ``order`` (None: ``--order``'s); its wall time
     (s)."""
-    order = order or args.order
-    targets = [a for u in urls.values() for a in ("--target", u)]
-    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b", *targets, "--load", "--threads",
-           args.threads, "--repeat", str(args.repeat), "--duration", str(args.duration), "--warmup", str(args.warmup),
-           "--records",
-           str(args.records), "--order", order, "--allow-concurrent", "--quiet", "--out", str(out),
-           *(("--slice", str(args.slice)) if args.slice else ()),
-           *(("--margin", args.margin) if args.margin else ()),
-           *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
-           *(() if args.telemetry else ("--no-telemetry",))]
     t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, cwd=out.parent)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+    run_ycsbctl(urls, out, ["--load", "--threads", args.threads, "--repeat", str(args.repeat), "--duration",
+                            str(args.duration), "--warmup", str(args.warmup), "--records", str(args.records),
+                            "--order", order or args.order,
+                            *(("--slice", str(args.slice)) if args.slice else ()),
+                            *(("--margin", args.margin) if args.margin else ()),
+                            *(("--budget", args.budget) if str(args.repeat) == "auto" else ()),
+                            *(() if args.telemetry else ("--no-telemetry",))], ok=(0, 1))
     return time.monotonic() - t0
+
+
+def run_ycsbctl(urls: dict[str, str], out: Path, options: list[str], ok: tuple[int, ...] = (0, 1, 3)) -> None:
+    """``ycsbctl run workload-b`` on ``urls`` (the client on its CPUs) with ``options``, into ``out``; an exit code
+    outside ``ok`` raises (3: a degraded point, which the dial accepts and an experiment does not)."""
+    cmd = ["taskset", "-c", _cpuset(CLIENT_CPUS), YCSBCTL, "run", "workload-b",
+           *(a for u in urls.values() for a in ("--target", u)), *options, "--allow-concurrent", "--quiet", "--out",
+           str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600, cwd=out.parent)
+    if proc.returncode not in ok:
+        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
 
 
 def across(args: argparse.Namespace, quota: float, tmp: Path) -> list[str]:
@@ -260,7 +260,7 @@ def compare_condition(args: argparse.Namespace, condition: str, names: list[str]
             held, said = slowed(args)
             print("\n".join(f"busy: {line}" for line in said), flush=True)
         sets = [["a", n] for n in names[1:]] if args.apart else [names]
-        folders: dict[str, list[Path]] = {" ".join(x): [] for x in sets}
+        folders: dict[tuple[str, ...], list[Path]] = {tuple(x): [] for x in sets}
         with servers(names, held, tmp / condition) as urls:
             for i in range(args.experiments):
                 for x in sets:
@@ -268,11 +268,11 @@ def compare_condition(args: argparse.Namespace, condition: str, names: list[str]
                     wall = experiment({n: urls[n] for n in x}, out, args)
                     print(f"{condition} experiment {i + 1}/{args.experiments}"
                           f"{' (' + ', '.join(x) + ')' if args.apart else ''}: {wall:.0f} s", flush=True)
-                    folders[" ".join(x)].append(out)
+                    folders[tuple(x)].append(out)
     for x in sets:
-        lines = summarise(folders[" ".join(x)], x, {n: q for n, q in held.items() if n in x}, condition)
+        lines = summarise(folders[tuple(x)], x, {n: q for n, q in held.items() if n in x}, condition)
         if "twin" in x:  # the drift between folders: of the A/A set (the held servers' cells are erratic)
-            lines += between_folders(folders[" ".join(x)], x, not args.no_record)
+            lines += between_folders(folders[tuple(x)], x, not args.no_record)
         print("\n".join(lines), flush=True)
 
 

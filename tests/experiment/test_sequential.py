@@ -99,16 +99,54 @@ def test_a_spent_budget_stops_the_rounds_and_says_what_is_left_open():
     # figures are measured, so the level of round 2's look is not fixed: the rule itself is checked directly below)
     assert max(r.repetition for r in runs) == 2
     assert any("2 rounds ran (--max-repeat)" in n or "decided after 2 rounds" in n for n in notes), notes
-    from ycsbctl.experiment.sequential import Rounds
+    from ycsbctl.experiment.sequential import OpenCell, Rounds
 
-    go, line = Rounds(budget_s=600.0, most=2, planned=2).another(2, ["valkey workload-b 2 threads: 0.93× undecided"])
+    cell = OpenCell("valkey workload-b 2 threads: 0.93× undecided")
+    go, line = Rounds(budget_s=600.0, most=2, planned=2).another(2, [cell])
     assert not go and line is not None and "2 rounds ran (--max-repeat)" in line and "1 cell(s) left undecided" in line
+
+
+def test_the_closing_line_says_how_many_rounds_would_decide_the_cells_left_open():
+    """The rounds an open cell needs, from its interval (looks.narrowing_needed), against classify itself: the
+    interval narrowed about its centre by √(that factor) just fits (equivalent, or beyond 1.0), a little less does
+    not; the closing line states the most any open cell needs, in rounds and time, as an estimate."""
+    import math
+
+    from ycsbctl.experiment.sequential import NEED_SHOWN, OpenCell, Rounds
+
+    def narrowed(low: float, high: float, factor: float) -> tuple[float, float]:
+        centre, half = (math.log(low) + math.log(high)) / 2, (math.log(high) - math.log(low)) / 2
+        return math.exp(centre - half / math.sqrt(factor)), math.exp(centre + half / math.sqrt(factor))
+
+    for low, high, margin, fits in ((0.90, 1.10, 0.05, stats.EQUIVALENT), (0.97, 1.06, 0.05, stats.EQUIVALENT),
+                                    (0.80, 1.02, 0.05, stats.WORSE), (0.99, 1.30, 0.10, stats.BETTER)):
+        need = looks.narrowing_needed(low, high, margin)
+        assert need > 1  # undecided as it stands: it needs more rounds
+        assert stats.classify(*narrowed(low, high, need * 1.001), True, margin) == fits
+        assert stats.classify(*narrowed(low, high, need * 0.98), True, margin) == stats.UNDECIDED
+    # a minimum-effect test's margin (between folders): beyond ±3 % rather than beyond 1.0
+    need = looks.narrowing_needed(0.85, 1.02, 0.0, beyond=0.03)
+    assert stats.classify(*narrowed(0.85, 1.02, need * 1.001), True, 0.0, 0.03) == stats.WORSE
+    assert stats.classify(*narrowed(0.85, 1.02, need * 0.98), True, 0.0, 0.03) == stats.UNDECIDED
+    assert looks.narrowing_needed(math.nan, math.nan, 0.05) == math.inf  # no interval: nothing to say
+    import time
+
+    rounds = Rounds(budget_s=600.0, most=30, planned=3, started=time.monotonic() - 180.0)  # 3 rounds of ~60 s
+    cells = [OpenCell("a", 2.0), OpenCell("b", 4.2)]  # the last of them needs 4.2× the 3 rounds: 13
+    _, line = rounds.another(3, cells)
+    assert line is not None and "2 cell(s) left undecided" in line
+    assert line.endswith("; at their spread, about 13 rounds in all (~13 min at ~60 s a round) would decide the last "
+                         "of them, were its ratio to hold")
+    _, line = rounds.another(3, [OpenCell("a", NEED_SHOWN + 1.0)])
+    assert line is not None and f"more than {NEED_SHOWN}× the 3 rounds run" in line and "rounds in all" not in line
+    _, line = rounds.another(3, [OpenCell("a")])  # no interval: the line says nothing of rounds needed
+    assert line is not None and line.endswith("the difference each could have detected)")
 
 
 def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first():
     import time
 
-    from ycsbctl.experiment.sequential import Rounds
+    from ycsbctl.experiment.sequential import OpenCell, Rounds
 
     t0 = time.monotonic()
     rounds = Rounds(budget_s=35.0, most=30, started=t0 - 10.0)
@@ -120,10 +158,10 @@ def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first
     assert rounds.planned_line().startswith(f"rounds planned: {planned} (the --budget of 35 s holds {planned} at "
                                             f"~{rounds.round_s:.0f} s a round)")
     rounds.budget_s = 1e9  # whatever the clock says now, the plan stops them
-    go, line = rounds.another(planned, ["a cell"])
+    go, line = rounds.another(planned, [OpenCell("a cell")])
     assert not go and f"the {planned} round{'s' if planned != 1 else ''} planned from the --budget ran" in line
     assert "1 cell(s) left undecided" in line
-    assert rounds.another(planned - 1, ["a cell"])[0] or planned == 1
+    assert rounds.another(planned - 1, [OpenCell("a cell")])[0] or planned == 1
     capped = Rounds(budget_s=1e9, most=30, started=time.monotonic() - 1.0)
     capped.plan_from_first_round()
     assert capped.planned == 30 and "--max-repeat 30" in capped.planned_line()
@@ -157,6 +195,31 @@ def test_the_default_plan_decides_by_itself_and_a_named_target_runs_one_round():
     assert repeat_option("4", None, default_plan=True) == (4, None, False)
 
 
+def test_a_resumed_run_counts_the_rounds_its_folder_holds_as_spent_at_their_recorded_length():
+    """``--resume`` after 2 rounds of ~50 s (the manifest's ``round_s``) with a 120 s budget: the rounds' clock starts
+    100 s back, so a third round (~150 s in all) does not start — where the resumed command's first seconds divided
+    by the 2 rounds read as a round's length (a slow start: no round fits; a quick one: every round fits)."""
+    import time
+
+    from ycsbctl.experiment.sequential import OpenCell
+
+    plan = Plan(targets=["redis", "valkey"], sequential=True, budget_s=120, max_repeat=30, **SMALL)
+    manifest = Manifest(experiment_id="t", plan={**plan.to_dict(), "planned_rounds": 30, "round_s": 50.0})
+    sweep = Sweep(resolve_study(plan), BasicServers(), RecordingEngine(_rates({})), MemorySink(manifest),
+                  Console(Progress(10, quiet=True)))
+    t0 = time.monotonic()
+    rounds = sweep._stage_rounds(2)
+    assert rounds.started is not None and t0 - 100.0 <= rounds.started <= time.monotonic() - 100.0
+    assert rounds.budget_s == pytest.approx(120.0, abs=time.monotonic() - t0 + 1e-6)
+    go, line = rounds.another(2, [OpenCell("a cell")])
+    assert not go and line is not None and rounds.stopped is not None
+    assert rounds.stopped.startswith("the --budget of 120 s would be passed by another round (100 s spent, ~50 s")
+    fits = Sweep(resolve_study(plan), BasicServers(), RecordingEngine(_rates({})), MemorySink(
+        Manifest(experiment_id="t", plan={**plan.to_dict(), "planned_rounds": 30, "round_s": 30.0})),
+        Console(Progress(10, quiet=True)))._stage_rounds(2)  # 2 of ~30 s: a third ends at ~90 s, within 120 s
+    assert fits.another(2, [OpenCell("a cell")])[0]
+
+
 def test_a_round_starts_only_if_it_can_end_within_the_budget():
     """The budget rule by hand: after ``done`` rounds that took ``spent`` seconds, round ``done + 1`` (at their mean
     length, ``spent / done``) starts only if ``spent + spent / done`` stays within ``--budget``. Two rounds took
@@ -164,13 +227,13 @@ def test_a_round_starts_only_if_it_can_end_within_the_budget():
     is still within — does not. No plan of rounds is set, so only the budget decides."""
     import time
 
-    from ycsbctl.experiment.sequential import Rounds
+    from ycsbctl.experiment.sequential import OpenCell, Rounds
 
     fits = Rounds(budget_s=160.0, most=30, started=time.monotonic() - 100.0)
-    go, line = fits.another(2, ["a cell"])
+    go, line = fits.another(2, [OpenCell("a cell")])
     assert go and fits.stopped is None and line is not None and line.startswith("round 2: 1 cell(s) still undecided")
     past = Rounds(budget_s=140.0, most=30, started=time.monotonic() - 100.0)
-    go, line = past.another(2, ["a cell"])
+    go, line = past.another(2, [OpenCell("a cell")])
     assert not go and line is not None and past.stopped is not None
     said = "the --budget of 140 s would be passed by another round (100 s spent, ~50 s a round)"
     assert past.stopped.startswith(said)
@@ -271,7 +334,8 @@ def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_
     quiet = env(YCSBCTL_HOST_BUSY_SHARE="off", YCSBCTL_YARDSTICK="off", YCSBCTL_REPORT="off")
     try:
         first = subprocess.Popen([*CLI, "run", "workload-c", "--targets", ",".join(s.url for s in servers), "--load",
-                                  "--records", "200", "--repeat", "auto", "--budget", "8s", "--threads", "1",
+                                  "--records", "200", "--repeat", "auto", "--budget", "60s", "--max-repeat", "3",
+                                  "--threads", "1",
                                   "--duration", "0.3", "--warmup", "0", "--processes", "1", "--no-telemetry", "--out",
                                   str(out)], cwd=tmp_path, env=quiet, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, text=True)
@@ -301,10 +365,13 @@ def test_a_resumed_auto_run_interrupted_after_its_rounds_were_planned_runs_them_
     k = len(next(iter(rounds.values())))
     assert len(rounds) == 2 and all(r == list(range(1, k + 1)) for r in rounds.values()), rounds
     stopped = json.loads((out / "manifest.json").read_text())["plan"]["rounds_stopped"]["run"]
-    # every way the rounds may end: the planned count ran, a look decided every cell, or the budget would be passed
-    # by another round (alternated rounds of two identical servers decide nothing; how many fit is the host's speed)
-    assert k >= 2 and (k == planned and "planned from the --budget ran" in stopped
+    # every way the rounds may end: the planned count ran (3: --max-repeat, while a round is under 20 s), or a look
+    # decided every cell (alternated rounds of two identical servers may read equivalent), or — on a host so slow that
+    # a round takes over 20 s — the budget would be passed by another (the resume reads the rounds' length from the
+    # manifest's round_s, not its own start)
+    assert json.loads((out / "manifest.json").read_text())["plan"]["round_s"] > 0
+    assert k >= 2 and (k == planned and ("planned from the --budget ran" in stopped or "(--max-repeat)" in stopped)
                        or k in looks.LOOK_ROUNDS and "every compared cell is decided" in stopped
-                       or k <= planned and stopped.startswith("the --budget of 8 s would be passed by another")), \
+                       or k <= planned and stopped.startswith("the --budget of 60 s would be passed by another")), \
         (k, planned, stopped)
     assert sweep[sweep["repetition"] >= 2]["operations"].sum() == gets  # the resumed rounds, on the servers

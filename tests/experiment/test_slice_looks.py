@@ -19,7 +19,7 @@ def test_a_clear_gap_between_alternated_targets_is_decided_at_the_first_look():
     apart = alternated_records(1.3, blocks=60)
     for r in apart:
         r.result.slices = None  # the same points without their slices: the rounds' test, one round, no interval
-    assert [c.split(":")[0] for c in open_cells(apart, SEQUENTIAL)] == ["b w 4 threads"]
+    assert [c.text.split(":")[0] for c in open_cells(apart, SEQUENTIAL)] == ["b w 4 threads"]
 
 
 def test_the_looks_see_the_slices_a_folder_would_keep():

@@ -192,8 +192,8 @@ def test_a_plan_value_of_the_wrong_json_type_is_named_where_the_manifest_is_read
 
     written = json.loads(json.dumps(Plan(workloads=["b"], targets=["basic://", "redis"], margin=0.1).to_dict()))
     assert Manifest.from_dict({"experiment_id": "x", "plan": written}).plan == written
-    assert set(PLAN_FIELDS) - {"planned_rounds", "spending", "records", "operations", "duration_s", "warmup_s",
-                               "budget_s", "precision"} <= set(written)  # the keys checked are keys written
+    assert set(PLAN_FIELDS) - {"planned_rounds", "round_s", "spending", "records", "operations", "duration_s",
+                               "warmup_s", "budget_s", "precision"} <= set(written)  # the keys checked are keys written
     for key, (kind, _) in PLAN_FIELDS.items():
         wrong = 5 if kind == "text" else "x"
         with pytest.raises(SchemaError, match=rf"^manifest\.plan\.{key}: '{wrong}' is not {kind}$"):

@@ -15,6 +15,7 @@ baseline gone, or every other target) the rounds stop and the line says which ta
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -65,13 +66,23 @@ def kept_runs(sink: object, records: list[RunRecord], keys: set[tuple]) -> tuple
                  zip(runs["target"], runs["workload"], runs["phase"], runs["threads"], rates)]], slices
 
 
+@dataclass(frozen=True)
+class OpenCell:
+    """A compared throughput cell still undecided at a look: ``text`` (``redis workload-b 8 threads: 1.04× [0.91,
+    1.19] undecided (…)``), and how many times the rounds so far would decide it at its spread, were its ratio to
+    hold (:func:`ycsbctl.results.looks.narrowing_needed`)."""
+
+    text: str
+    narrowing: float = math.inf
+
+
 def open_cells(records: list[RunRecord] | pd.DataFrame, plan: dict, gone: Collection[str] = (),
-               slices: pd.DataFrame | None = None) -> list[str]:
-    """The compared throughput cells not yet decided, each as ``target workload N threads: 1.04× [0.91, 1.19]
-    undecided (…)``, from ``records`` (or their runs table, with its ``slices``) and the manifest's ``plan``; empty
-    when all are decided (or none is compared: one target). A cell of a target (or against a baseline) in ``gone``
-    is left out: no round can decide it now. Cells measured in alternated sessions are judged slice by slice, as
-    the report judges them (:func:`slices_of`), so one round may decide them."""
+               slices: pd.DataFrame | None = None) -> list[OpenCell]:
+    """The compared throughput cells not yet decided (:class:`OpenCell`), from ``records`` (or their runs table,
+    with its ``slices``) and the manifest's ``plan``; empty when all are decided (or none is compared: one target).
+    A cell of a target (or against a baseline) in ``gone`` is left out: no round can decide it now. Cells measured
+    in alternated sessions are judged slice by slice, as the report judges them (:func:`slices_of`), so one round
+    may decide them."""
     if not len(records):
         return []
     if not isinstance(records, pd.DataFrame):
@@ -81,9 +92,15 @@ def open_cells(records: list[RunRecord] | pd.DataFrame, plan: dict, gone: Collec
         return []
     tp = v[(v["metric"] == THROUGHPUT) & ~v["at_peak"].astype(bool) & (v["verdict"] == stats.UNDECIDED)
            & ~v["target"].isin(list(gone)) & ~v["baseline"].isin(list(gone))]
-    return [
-        f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}" for r in tp.to_dict("records")
-    ]
+    return [OpenCell(f"{r['target']} {r['workload']} {int(r['threads'])} threads: {verdict_text(r)}",
+                     looks.narrowing_needed(_num(r["ci_low"]), _num(r["ci_high"]), _num(r["margin_pct"]) / 100,
+                                            _num(r["drift_margin_pct"]) / 100))
+            for r in tp.to_dict("records")]
+
+
+def _num(x: Any) -> float:
+    """A verdict row's number; NaN where it has none (None, NaN)."""
+    return math.nan if x is None else float(x)
 
 
 @dataclass(frozen=True)
@@ -135,10 +152,6 @@ class Rounds:
             return f"the --budget of {self.budget_s:g} s"
         return f"this stage's share of the --budget ({self.budget_s:.0f} s of {self.whole_budget_s:g} s)"
 
-    def begin(self) -> None:
-        if self.started is None:
-            self.started = time.monotonic()
-
     def plan_from_first_round(self) -> None:
         """After the first round: the rounds the budget holds at its length (:func:`looks.planned_rounds`); the
         looks spend alpha over them, and the rounds stop there."""
@@ -154,7 +167,8 @@ class Rounds:
         return (f"rounds planned: {self.planned}{each} ({held}); the looks spend alpha by the share of those rounds "
                 "each has seen (Lan–DeMets), so stopping on the data keeps the error rate")
 
-    def another(self, done: int, open_now: list[str] | None, gone: Gone | None = None) -> tuple[bool, str | None]:
+    def another(self, done: int, open_now: list[OpenCell] | None,
+                gone: Gone | None = None) -> tuple[bool, str | None]:
         """(whether to run round ``done + 1``, a line to show) after ``done`` rounds; ``open_now``: the cells
         still open when round ``done`` was a look, None when it was not; ``gone``: the compared targets gone."""
         now = time.monotonic()
@@ -167,24 +181,48 @@ class Rounds:
             if gone is not None and gone.why:
                 self.stopped += f" ({gone.text()}: its cells stay as its last round left them)"
             return False, self.stopped
-        if done >= self.most:
-            self.stopped = f"{done} rounds ran (--max-repeat)"
-            return False, self._left(open_now, self.stopped)
-        if self.planned is not None and done >= self.planned:
-            self.stopped = f"the {done} round{'s' if done != 1 else ''} planned from the --budget ran"
-            return False, self._left(open_now, self.stopped)
         spent = now - (self.started or now)
         per_round = spent / done if done else 0.0
+        if done >= self.most:
+            self.stopped = f"{done} rounds ran (--max-repeat)"
+            return False, self._left(open_now, self.stopped, done, per_round)
+        if self.planned is not None and done >= self.planned:
+            self.stopped = f"the {done} round{'s' if done != 1 else ''} planned from the --budget ran"
+            return False, self._left(open_now, self.stopped, done, per_round)
         if done and spent + per_round > self.budget_s:
             self.stopped = (f"{self.budget_text} would be passed by another round "
                             f"({spent:.0f} s spent, ~{per_round:.0f} s a round)")
-            return False, self._left(open_now, self.stopped)
+            return False, self._left(open_now, self.stopped, done, per_round)
         if open_now:
-            shown = "; ".join(open_now[:3]) + (" …" if len(open_now) > 3 else "")
+            shown = "; ".join(c.text for c in open_now[:3]) + (" …" if len(open_now) > 3 else "")
             return True, f"round {done}: {len(open_now)} cell(s) still undecided, round {done + 1} next ({shown})"
         return True, None
 
     @staticmethod
-    def _left(open_now: list[str] | None, why: str) -> str:
+    def _left(open_now: list[OpenCell] | None, why: str, done: int, round_s: float) -> str:
+        """The closing line of rounds stopped with cells open: why, how many, and what would decide them."""
         n = f"{len(open_now)} cell(s)" if open_now else "the cells open at the last look"
-        return f"rounds stop: {why}; {n} left undecided (see the report: the difference each could have detected)"
+        line = f"rounds stop: {why}; {n} left undecided (see the report: the difference each could have detected)"
+        return line + (need_text(open_now, done, round_s) if open_now else "")
+
+
+# Past this many times the rounds run, the closing line says only that: the estimate's spread would swamp a figure.
+NEED_SHOWN = 100
+
+
+def need_text(open_now: list[OpenCell], done: int, round_s: float) -> str:
+    """``; at their spread, about 12 rounds in all (~10 min at ~50 s a round) would decide the last of them, were its
+    ratio to hold`` — what the open cells' intervals say the rounds they need are (:class:`OpenCell`), to be read as
+    an estimate: the next rounds move the ratio too. Empty where nothing can be said (no interval, no room)."""
+    need = max(c.narrowing for c in open_now)
+    if not math.isfinite(need) or done < 1:
+        return ""
+    if need > NEED_SHOWN:
+        return (f"; at their spread, more than {NEED_SHOWN}× the {done} round{'s' if done != 1 else ''} run would be "
+                "needed to decide the last of them: a quieter host or longer points narrow it sooner")
+    rounds = max(done + 1, math.ceil(done * need))
+    took = rounds * round_s
+    when = (f" (~{took / 60:.0f} min" if took >= 120 else f" (~{took:.0f} s") + f" at ~{round_s:.0f} s a round)"
+    when = when if round_s > 0 else ""
+    return (f"; at their spread, about {rounds} rounds in all{when} would decide the last of them, were its ratio to "
+            "hold")

@@ -235,13 +235,13 @@ class Sweep(Alternated):
         from ycsbctl.results import looks
 
         if done == 0 or self.rounds is None:  # each stage's rounds (a dataset's, an insert workload's loads) anew
-            self.rounds = self._stage_rounds()
+            self.rounds = self._stage_rounds(done)
             if done == 0:
                 return True
         if done == 1 and self.rounds.planned is None:  # a round's length known: the rounds the budget holds
             self.rounds.plan_from_first_round()
             self.sink.update_manifest(plan={**self.sink.manifest.plan, "planned_rounds": self.rounds.planned,
-                                            "spending": looks.SPENDING})
+                                            "round_s": self.rounds.round_s, "spending": looks.SPENDING})
             self.console.note(self.rounds.planned_line())
         gone = gone_of(self.outcome.skipped, {self.study.target(n).label for n in self._stopped},
                        [c.target.label for c in stage], self.study.baseline)  # a target skipped after a failed point
@@ -260,20 +260,24 @@ class Sweep(Alternated):
             self.console.progress.total += len(stage) + self.study.loads_in_round(done + 1, stage[0].phase, stage)
         return go
 
-    def _stage_rounds(self) -> Rounds:
+    def _stage_rounds(self, done: int = 0) -> Rounds:
         """The sequential stop of the stage beginning (:attr:`stage_at`): the whole ``--budget`` is shared by the
         stages, each taking what is left over the stages left (one that decides early leaves the rest to those after
         it); the rounds planned after the first stage's first round (its share's worth, recorded in the manifest: the
         looks spend alpha over them) hold for every stage, so no cell has more rounds than the plan its looks spent
-        alpha by. A stage runs its first round whatever is left: each cell has at least one point."""
+        alpha by. A stage runs its first round whatever is left: each cell has at least one point. ``done``: the
+        rounds a resumed run's folder holds already; their time (the manifest's ``round_s`` each) counts as spent, so
+        that the budget rule reads the rounds' length, not the resumed command's start divided by them."""
         now = time.monotonic()
-        self.rounds_began = now if self.rounds_began is None else self.rounds_began
+        plan = self.sink.manifest.plan
+        before = done * float(plan.get("round_s") or 0.0)
+        self.rounds_began = now - before if self.rounds_began is None else self.rounds_began
         n, count = self.stage_at
         whole = self.study.plan.budget_s or float("inf")
         share = max(whole - (now - self.rounds_began), 0.0) / (count - n)
-        rounds = Rounds(share, self.study.plan.max_repeat, planned=self.sink.manifest.plan.get("planned_rounds"),
+        rounds = Rounds(share + before, self.study.plan.max_repeat,
+                        planned=plan.get("planned_rounds"), started=now - before, round_s=plan.get("round_s"),
                         whole_budget_s=whole if count > 1 else None)
-        rounds.begin()
         return rounds
 
     def _profile_peak(self, target: Target) -> None:

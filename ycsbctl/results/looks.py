@@ -111,3 +111,19 @@ def planned_rounds(budget_s: float, round_s: float, most: int) -> int:
     if not round_s > 0 or not math.isfinite(budget_s):
         return max(1, most)
     return max(1, min(most, int(budget_s // round_s)))
+
+
+def narrowing_needed(ci_low: float, ci_high: float, equivalence: float, beyond: float = 0.0) -> float:
+    """How many times the rounds behind the ratio interval [``ci_low``, ``ci_high``] would decide it, were its ratio
+    to hold and its interval to narrow as 1/√rounds: the square of its half-width (in log) over the room it must fit
+    — a difference once it lies wholly beyond ±``beyond`` (a minimum-effect test's margin, 0 for none), an
+    equivalence once it lies inside ±``equivalence`` (0.05: 1/1.05 .. 1.05) — whichever comes first. An estimate
+    (the looks' levels move with the rounds too, and the next rounds' ratio with them); ``inf`` without an interval,
+    or where neither can fit."""
+    if not (ci_low > 0 and ci_high >= ci_low and math.isfinite(ci_high)):
+        return math.inf
+    lo, hi = math.log(ci_low), math.log(ci_high)
+    centre, half = (lo + hi) / 2, (hi - lo) / 2
+    room = max(abs(centre) - (math.log1p(beyond) if beyond > 0 else 0.0),
+               math.log1p(equivalence) - abs(centre) if equivalence > 0 else 0.0)
+    return (half / room) ** 2 if room > 0 else math.inf

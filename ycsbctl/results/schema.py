@@ -160,7 +160,7 @@ _LIST, _MAP = "a list", "an object"
 PLAN_FIELDS: dict[str, tuple[str, bool]] = {
     "alpha": (_NUMBER, False), "margin": (_NUMBER, True), "precision": (_NUMBER, True), "budget_s": (_NUMBER, True),
     "repeat": (_WHOLE, False), "max_repeat": (_WHOLE, False), "planned_rounds": (_WHOLE, True),
-    "sequential": (_FLAG, False), "spending": (_TEXT, True), "run_order": (_TEXT, True),
+    "round_s": (_NUMBER, True), "sequential": (_FLAG, False), "spending": (_TEXT, True), "run_order": (_TEXT, True),
     "baseline_target": (_TEXT, True), "targets": (_LIST, False), "workloads": (_LIST, False),
     "properties": (_LIST, False), "threads": (_LIST, False), "record_count": (_WHOLE, True),
     "records": (_WHOLE, True), "operations": (_WHOLE, True), "point_operations": (_WHOLE, True),
