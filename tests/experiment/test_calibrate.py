@@ -189,7 +189,9 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
 
     from ycsbctl.experiment.calibrate_text import verdict_sentence
 
-    cal = SimpleNamespace(reference="redis-benchmark")
+    from ycsbctl.experiment.calibrate import CalibratePlan
+
+    cal = SimpleNamespace(reference="redis-benchmark", plan=CalibratePlan(), rounds_run=5, round_s=None)
     nan = math.nan
     ok = verdict_sentence(cal, [_cell(8, 1.01, 0.95, 1.06, stats.UNDECIDED), _cell(32, 1.10, 1.02, 1.18, stats.BETTER)])
     assert ok == ("ycsbctl's client is not the bottleneck at 8 and 32 threads: from the same server it got "
@@ -198,17 +200,35 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     # a shortfall not ruled out: not decided
     wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.UNDECIDED)])
     assert wide.startswith("No shortfall detected at 8 threads") and "leave room for one down to 0.18×" in wide
+    assert wide.endswith("not decided, neither a shortfall nor within ±10% — more rounds (--rounds, --budget) or "
+                         "longer ones (--duration) narrow them.")  # ±150 %: no figure of rounds would mean much
     edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.UNDECIDED)])
     assert edge.startswith("No shortfall detected")  # 5.1 % below is not ruled out
     short = verdict_sentence(cal, [_cell(8, 1.0, 0.97, 1.03, stats.UNDECIDED), _cell(32, 0.8, 0.7, 0.9, stats.WORSE)])
     assert short.startswith("The client limits what ycsbctl measures at 32 threads: from the same server it got ")
+    # within ±10 % at every thread count: said as such, with the shortfall its intervals leave room for
+    same = verdict_sentence(cal, [_cell(8, 0.99, 0.93, 1.05, stats.EQUIVALENT),
+                                  _cell(32, 1.2, 1.1, 1.3, stats.BETTER)])
+    assert same.startswith("ycsbctl's client is within ±10% of redis-benchmark or above it at 8 and 32 threads "
+                           "(equivalent or better): ") and same.endswith("a shortfall of up to 7% is not ruled out.")
+    # undecided: about how many rounds would decide it at this spread (12 s rounds from the plan: 2 × 2 × 3 s), the
+    # interval narrowed by √(rounds ÷ 5) about its centre then fitting ±10 % (classify, another way of saying it)
+    open_ = verdict_sentence(cal, [_cell(8, 0.97, 0.85, 1.107, stats.UNDECIDED)])
+    m = re.search(r"about (\d+) rounds would decide it \(--rounds \1, or --budget (\d+)m at ~12 s a round\)", open_)
+    assert m is not None, open_
+    k = int(m[1]) / 5
+    centre, half = (math.log(0.85) + math.log(1.107)) / 2, (math.log(1.107) - math.log(0.85)) / 2
+    fits = [stats.classify(math.exp(centre - half / math.sqrt(x)), math.exp(centre + half / math.sqrt(x)), True, 0.10)
+            for x in (k, (int(m[1]) - 1) / 5)]
+    assert fits == [stats.EQUIVALENT, stats.UNDECIDED] and int(m[2]) == math.ceil(int(m[1]) * 12 / 60)
     one = verdict_sentence(cal, [_cell(8, 1.2, nan, nan, stats.UNDECIDED)])
     assert one == ("Not decided: one round gives no interval (ycsbctl got 1.20× at 8 threads of redis-benchmark's "
                    "rate); run --rounds 5 for a verdict.")
 
 
 @pytest.mark.parametrize("change", [{"threads": (0, 8)}, {"threads": ()}, {"duration_s": 0.0}, {"rounds": 0},
-                                    {"records": 0}, {"warmup_s": -0.5}])
+                                    {"records": 0}, {"warmup_s": -0.5}, {"budget_s": 0.0}, {"budget_s": math.inf},
+                                    {"margin": 0.0}, {"margin": 1.0}])
 def test_a_plan_with_a_thread_count_under_one_or_no_time_rounds_records_or_a_negative_warm_up_is_refused(change):
     from dataclasses import replace
 
@@ -218,6 +238,46 @@ def test_a_plan_with_a_thread_count_under_one_or_no_time_rounds_records_or_a_neg
     CalibratePlan(threads=(1,), duration_s=0.1, rounds=1, records=1, warmup_s=0.0).check()  # the least it takes
     with pytest.raises(UserError):
         replace(CalibratePlan(), **change).check()
+
+
+def test_a_budget_plans_the_rounds_its_first_round_s_length_fits_two_at_the_least():
+    from ycsbctl.experiment.calibrate import CalibratePlan
+
+    assert CalibratePlan(rounds=7).planned(3.0) == 7  # no --budget: --rounds
+    budget = CalibratePlan(budget_s=300.0)
+    assert [budget.planned(x) for x in (12.0, 13.0, 100.0, 400.0)] == [25, 23, 3, 2]  # 300 // x, two at the least
+
+
+def test_a_budget_runs_the_rounds_its_first_round_planned_and_the_server_counted_their_reads(redis_server, tmp_path):
+    """``--budget 2s`` with rounds of about 1 s or more: the count said after round 1 is what 2 s hold at the length it
+    recorded (two at the least), that many rounds ran (each side once a thread count a round: the samples), and the
+    server counted every read both sides sent."""
+    url = redis_server.url.rsplit("/", 1)[0] + "/11"
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    before = _hgetall_calls(r)
+    out = tmp_path / "cal.json"
+    result = CliRunner().invoke(main, ["calibrate", "--target", url, "--threads", "2", "--budget", "2s", "--duration",
+                                       "0.3", "--records", "300", "--processes", "1", "--warmup", "0", "--json",
+                                       str(out)])
+    served = _hgetall_calls(r) - before
+    r.close()
+    assert result.exit_code == 0, result.output
+    cal = json.loads(out.read_text())
+    planned = max(2, int(2.0 // cal["round_s"]))
+    assert f"rounds planned: {planned} (the --budget of 2 s holds {planned} at ~" in result.output
+    assert cal["rounds_run"] == planned and f"{planned} round(s) of about 0.3 s" in result.output
+    assert sorted({(s["round"], s["side"]) for s in cal["samples"]}) == sorted(
+        (n, side) for n in range(1, planned + 1) for side in ("ycsbctl", "redis-benchmark"))
+    assert served == cal["reads_sent"] == sum(s["reads"] for s in cal["samples"]) + 2_000  # + the probe's warm-up
+
+
+def test_budget_and_rounds_together_or_a_budget_or_margin_not_a_time_or_share_are_one_line_exit_2():
+    for argv, said in ((["--budget", "5m", "--rounds", "5"], "--rounds 5 and --budget 5m both say how many rounds"),
+                       (["--budget", "soon"], "--budget 'soon': give a time such as 90s, 10m or 1h"),
+                       (["--margin", "150%"], "--margin '150%': give a share such as 10% or 0.1")):
+        result = CliRunner().invoke(main, ["calibrate", "--target", "redis://127.0.0.1:1/9", *argv])
+        assert result.exit_code == 2 and said in result.output and len(result.output.strip().splitlines()) == 1, argv
 
 
 def test_a_cell_says_its_detectable_difference_only_when_same_and_its_p99_in_ms():

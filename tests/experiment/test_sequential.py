@@ -112,7 +112,8 @@ def test_the_closing_line_says_how_many_rounds_would_decide_the_cells_left_open(
     not; the closing line states the most any open cell needs, in rounds and time, as an estimate."""
     import math
 
-    from ycsbctl.experiment.sequential import NEED_SHOWN, OpenCell, Rounds
+    from ycsbctl.experiment.sequential import OpenCell, Rounds
+    from ycsbctl.results.looks import NEED_SHOWN
 
     def narrowed(low: float, high: float, factor: float) -> tuple[float, float]:
         centre, half = (math.log(low) + math.log(high)) / 2, (math.log(high) - math.log(low)) / 2

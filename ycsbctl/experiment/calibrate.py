@@ -20,7 +20,7 @@ import os
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ycsbctl.errors import UserError
@@ -32,6 +32,8 @@ YCSBCTL = "ycsbctl"
 # (metric, unit, higher is better): throughput decides whether the client is the bottleneck
 METRICS = (("throughput", "ops/s", True), ("client CPU per read", "µs", False), ("READ p99", "µs", False))
 PROBE_REQUESTS = 2_000  # the reference's warm-up per thread count (not kept): it also gives the rate that sizes -n
+MIN_BUDGET_ROUNDS = 2  # a --budget's fewest rounds: two give an interval
+MAX_BUDGET_ROUNDS = 1_000  # and its most (a budget of days is a mistake, not a plan)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,10 @@ class CalibratePlan:
     processes: int | None = None  # ycsbctl's worker processes (None: its default)
     backend: BackendChoice = "auto"
     seed: int = 0
+    # rounds as many as this many seconds hold at the first round's length (at least MIN_BUDGET_ROUNDS), in place of
+    # ``rounds``: fixed once round 1 has run, from its length alone, so the verdicts test a planned count of rounds
+    budget_s: float | None = None
+    margin: float = stats.EQUIVALENCE_MARGIN  # the equivalence margin (0.10: within ±10 % is "equivalent")
 
     def check(self) -> None:
         """A :class:`UserError` for settings it cannot measure, and for a URL ``--target`` of ``run`` refuses (port 0:
@@ -60,6 +66,17 @@ class CalibratePlan:
             raise UserError("--threads: give one or more thread counts ≥ 1 (8,32)")
         if not self.duration_s > 0 or self.rounds < 1 or self.records < 1 or self.warmup_s < 0:
             raise UserError("--duration, --rounds and --records must be > 0, --warmup ≥ 0")
+        if self.budget_s is not None and not 0 < self.budget_s < math.inf or not 0 < self.margin < 1:
+            raise UserError("--budget must be a time > 0 and --margin a share between 0 and 100 %")
+
+    def planned(self, round_s: float) -> int:
+        """The rounds to run, once the first took ``round_s`` seconds: ``rounds``, or with ``budget_s`` as many as
+        it holds at that length (:func:`ycsbctl.results.looks.planned_rounds`), at least :data:`MIN_BUDGET_ROUNDS`."""
+        if self.budget_s is None:
+            return self.rounds
+        from ycsbctl.results.looks import planned_rounds
+
+        return max(MIN_BUDGET_ROUNDS, planned_rounds(self.budget_s, round_s, MAX_BUDGET_ROUNDS))
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,8 @@ class Calibration:
     load_avg: tuple[float, float] = (math.nan, math.nan)  # 1-minute load average before and after
     cores: int = 0
     busy: list[str] = field(default_factory=list)  # other benchmarks that ran meanwhile
+    rounds_run: int = 0  # the rounds measured (``plan.rounds``, or those a --budget held)
+    round_s: float | None = None  # the first round's length (s), with a --budget
 
     def values(self, side: str, threads: int, metric: str) -> dict[int, float]:
         """round → the metric of one side's sample at ``threads``."""
@@ -107,7 +126,7 @@ class Calibration:
         for t in self.plan.threads:
             for metric, unit, up in METRICS:
                 base, ours = self.values(self.reference, t, metric), self.values(YCSBCTL, t, metric)
-                found.append(stats.compare(base, ours, paired=True))
+                found.append(replace(stats.compare(base, ours, paired=True), equivalence=self.plan.margin))
                 higher.append(up)
                 cells.append({"threads": t, "metric": metric, "unit": unit, "higher_is_better": up,
                               "ycsbctl": stats.interval(list(ours.values())).centre,
@@ -124,7 +143,8 @@ class Calibration:
                 "properties": self.properties, "reference_commands": self.reference_commands,
                 "samples": [asdict(s) for s in self.samples], "reads_sent": self.reads_sent,
                 "reads_served": self.reads_served, "load_avg": list(self.load_avg), "cores": self.cores,
-                "busy": self.busy, "comparisons": self.comparisons()}
+                "busy": self.busy, "rounds_run": self.rounds_run, "round_s": self.round_s,
+                "comparisons": self.comparisons()}
 
 
 def reference_for(plan: CalibratePlan) -> ReferenceClient:
@@ -253,7 +273,9 @@ def _rounds(cal: Calibration, url: str, ref: ReferenceClient, say: Callable[[str
         warm, _ = _theirs(url, ref, plan, t, PROBE_REQUESTS, 0, cal)
         cal.reads_sent += warm.reads
         rate[t] = warm.ops_s
-    for rnd in range(1, plan.rounds + 1):
+    began, rounds, rnd = time.monotonic(), plan.rounds if plan.budget_s is None else None, 0
+    while rounds is None or rnd < rounds:
+        rnd += 1
         for t in rng.sample(list(plan.threads), len(plan.threads)):
             for side in rng.sample([YCSBCTL, ref.name], 2):
                 if side == YCSBCTL:
@@ -263,6 +285,12 @@ def _rounds(cal: Calibration, url: str, ref: ReferenceClient, say: Callable[[str
                     rate[t] = s.ops_s
                 cal.samples.append(s)
                 cal.reads_sent += s.reads
-                say(f"round {rnd}/{plan.rounds}, {t} threads, {side}: {s.ops_s:,.0f} ops/s, "
+                say(f"round {rnd}/{rounds or '?'}, {t} threads, {side}: {s.ops_s:,.0f} ops/s, "
                     f"p99 {s.p99_us / 1000:.2f} ms, client CPU {s.client_us_per_op:.1f} µs/read")
         cal.busy = list(dict.fromkeys(cal.busy + others()))
+        if rounds is None:  # a --budget: its rounds, from the first's length alone
+            cal.round_s = time.monotonic() - began
+            rounds = cal.rounds_run = plan.planned(cal.round_s)
+            say(f"rounds planned: {rounds} (the --budget of {plan.budget_s:g} s holds {rounds} at ~{cal.round_s:.0f} s "
+                f"a round{'; two at the least' if rounds * cal.round_s > (plan.budget_s or 0) else ''})")
+    cal.rounds_run = rnd

@@ -62,16 +62,43 @@ def verdict_sentence(cal: Calibration, cells: list[dict[str, Any]]) -> str:
     if floor >= ENOUGH:
         return (f"ycsbctl's client is not the bottleneck at {threads} threads: from the same server it got {got} "
                 f"threads of {ref}'s rate — at least {floor:.2f}× of it ({_level(cells)} intervals).")
+    margin = cal.plan.margin
+    if all(c["verdict"] in (stats.EQUIVALENT, stats.BETTER) for c in tp):
+        which = "equivalent" if all(c["verdict"] == stats.EQUIVALENT for c in tp) else "equivalent or better"
+        return (f"ycsbctl's client is within ±{margin:.0%} of {ref} or above it at {threads} threads ({which}): from "
+                f"the same server it got {got} threads of {ref}'s rate ({_level(cells)}); a shortfall of up to "
+                f"{1 - floor:.0%} is not ruled out.")
     return (f"No shortfall detected at {threads} threads (ycsbctl got {got} threads of {ref}'s rate from the same "
-            f"server), but the intervals ({_level(cells)}) leave room for one down to {floor:.2f}×: not decided — "
-            "more rounds (--rounds) or longer ones (--duration) narrow them.")
+            f"server), but the intervals ({_level(cells)}) leave room for one down to {floor:.2f}×: not decided, "
+            f"neither a shortfall nor within ±{margin:.0%}{_rounds_needed(cal, tp)}.")
+
+
+def _rounds_needed(cal: Calibration, tp: list[dict[str, Any]]) -> str:
+    """`` — at their spread about 24 rounds (~5 min of --budget) would decide it``, from the open throughput cells'
+    intervals (:func:`ycsbctl.results.looks.narrowing_needed`: an estimate, were the ratios to hold); else the
+    options that narrow them."""
+    from ycsbctl.results.looks import narrowing_needed, rounds_needed
+
+    need = max((narrowing_needed(c["ci_low"], c["ci_high"], cal.plan.margin) for c in tp
+                if c["verdict"] == stats.UNDECIDED), default=math.inf)
+    rounds = rounds_needed(need, cal.rounds_run)
+    if rounds is None:
+        return " — more rounds (--rounds, --budget) or longer ones (--duration) narrow them"
+    each = cal.round_s if cal.round_s else _round_s(cal)
+    return (f" — at their spread about {rounds} rounds would decide it (--rounds {rounds}, or --budget "
+            f"{math.ceil(rounds * each / 60)}m at ~{each:.0f} s a round), were the ratios to hold")
+
+
+def _round_s(cal: Calibration) -> float:
+    """A round's length (s), from the plan: every thread count once a side."""
+    return 2 * len(cal.plan.threads) * cal.plan.duration_s
 
 
 def calibration_lines(cal: Calibration) -> list[str]:
     """The tables, the verdict and how it was run, as lines to print."""
     plan, ref = cal.plan, cal.reference
     cells = cal.comparisons()
-    out = [f"ycsbctl against {ref} on {cal.server} ({cal.url}): {plan.records:,} records, {plan.rounds} round(s) "
+    out = [f"ycsbctl against {ref} on {cal.server} ({cal.url}): {plan.records:,} records, {cal.rounds_run} round(s) "
            f"of about {plan.duration_s:g} s per side and thread count", ""]
     head = f"{'threads':>7}  {'ycsbctl':>12}  {ref:>16}  {'ycsbctl ÷ ' + ref + ' [' + _level(cells) + ']':<34}  verdict"
     for metric, unit, higher in _metrics(cells):

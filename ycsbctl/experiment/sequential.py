@@ -206,21 +206,16 @@ class Rounds:
         return line + (need_text(open_now, done, round_s) if open_now else "")
 
 
-# Past this many times the rounds run, the closing line says only that: the estimate's spread would swamp a figure.
-NEED_SHOWN = 100
-
-
 def need_text(open_now: list[OpenCell], done: int, round_s: float) -> str:
     """``; at their spread, about 12 rounds in all (~10 min at ~50 s a round) would decide the last of them, were its
     ratio to hold`` — what the open cells' intervals say the rounds they need are (:class:`OpenCell`), to be read as
     an estimate: the next rounds move the ratio too. Empty where nothing can be said (no interval, no room)."""
     need = max(c.narrowing for c in open_now)
-    if not math.isfinite(need) or done < 1:
-        return ""
-    if need > NEED_SHOWN:
-        return (f"; at their spread, more than {NEED_SHOWN}× the {done} round{'s' if done != 1 else ''} run would be "
-                "needed to decide the last of them: a quieter host or longer points narrow it sooner")
-    rounds = max(done + 1, math.ceil(done * need))
+    rounds = looks.rounds_needed(need, done)
+    if rounds is None:
+        return "" if not math.isfinite(need) or done < 1 else (
+            f"; at their spread, more than {looks.NEED_SHOWN}× the {done} round{'s' if done != 1 else ''} run would be "
+            "needed to decide the last of them: a quieter host or longer points narrow it sooner")
     took = rounds * round_s
     when = (f" (~{took / 60:.0f} min" if took >= 120 else f" (~{took:.0f} s") + f" at ~{round_s:.0f} s a round)"
     when = when if round_s > 0 else ""

@@ -127,3 +127,16 @@ def narrowing_needed(ci_low: float, ci_high: float, equivalence: float, beyond: 
     room = max(abs(centre) - (math.log1p(beyond) if beyond > 0 else 0.0),
                math.log1p(equivalence) - abs(centre) if equivalence > 0 else 0.0)
     return (half / room) ** 2 if room > 0 else math.inf
+
+
+# Past this many times the rounds run, an estimate of the rounds needed is not given: its spread would swamp it.
+NEED_SHOWN = 100
+
+
+def rounds_needed(narrowing: float, done: int) -> int | None:
+    """The rounds in all that would decide a cell needing ``narrowing`` (:func:`narrowing_needed`) after ``done``
+    rounds: at least one more; None where no figure can be given (no interval, none after 0 rounds, or past
+    :data:`NEED_SHOWN` × the rounds run)."""
+    if not math.isfinite(narrowing) or done < 1 or narrowing > NEED_SHOWN:
+        return None
+    return max(done + 1, math.ceil(done * narrowing))
