@@ -187,9 +187,8 @@ def _cell(threads: int, ratio: float, low: float, high: float, verdict: str) -> 
 def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     from types import SimpleNamespace
 
-    from ycsbctl.experiment.calibrate_text import verdict_sentence
-
     from ycsbctl.experiment.calibrate import CalibratePlan
+    from ycsbctl.experiment.calibrate_text import verdict_sentence
 
     cal = SimpleNamespace(reference="redis-benchmark", plan=CalibratePlan(), rounds_run=5, round_s=None)
     nan = math.nan
@@ -200,7 +199,7 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     # a shortfall not ruled out: not decided
     wide = verdict_sentence(cal, [_cell(8, 1.14, 0.18, 7.21, stats.UNDECIDED)])
     assert wide.startswith("No shortfall detected at 8 threads") and "leave room for one down to 0.18×" in wide
-    assert wide.endswith("not decided, neither a shortfall nor within ±10% — more rounds (--rounds, --budget) or "
+    assert wide.endswith("not decided, neither a shortfall nor within ±10 % — more rounds (--rounds, --budget) or "
                          "longer ones (--duration) narrow them.")  # ±150 %: no figure of rounds would mean much
     edge = verdict_sentence(cal, [_cell(8, 1.0, 0.949, 1.05, stats.UNDECIDED)])
     assert edge.startswith("No shortfall detected")  # 5.1 % below is not ruled out
@@ -209,8 +208,12 @@ def test_the_verdict_on_the_client_is_said_only_as_far_as_the_intervals_go():
     # within ±10 % at every thread count: said as such, with the shortfall its intervals leave room for
     same = verdict_sentence(cal, [_cell(8, 0.99, 0.93, 1.05, stats.EQUIVALENT),
                                   _cell(32, 1.2, 1.1, 1.3, stats.BETTER)])
-    assert same.startswith("ycsbctl's client is within ±10% of redis-benchmark or above it at 8 and 32 threads "
-                           "(equivalent or better): ") and same.endswith("a shortfall of up to 7% is not ruled out.")
+    assert same.startswith("ycsbctl's client is within ±10 % of redis-benchmark or above it (equivalent or better) "
+                           "at 8 and 32 threads: ") and same.endswith("a shortfall of up to 7 % is not ruled out.")
+    both = verdict_sentence(cal, [_cell(8, 0.99, 0.93, 1.05, stats.EQUIVALENT),
+                                  _cell(32, 1.0, 0.92, 1.06, stats.EQUIVALENT)])
+    assert both.startswith("ycsbctl's client is within ±10 % of redis-benchmark (equivalent) at 8 and 32 threads: ")
+    assert both.endswith("a shortfall of up to 8 % is not ruled out.")
     # undecided: about how many rounds would decide it at this spread (12 s rounds from the plan: 2 × 2 × 3 s), the
     # interval narrowed by √(rounds ÷ 5) about its centre then fitting ±10 % (classify, another way of saying it)
     open_ = verdict_sentence(cal, [_cell(8, 0.97, 0.85, 1.107, stats.UNDECIDED)])

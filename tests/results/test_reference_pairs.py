@@ -39,7 +39,9 @@ def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, se
     rng = np.random.default_rng(seed)
     f = ResultFolder.create(root, name, Manifest(experiment_id=name, plan={
         "targets": ["a", "b"], "workloads": ["w"], "threads": list(THREADS), "baseline_target": "a"},
-        reference={"on": True, "cpus": list(cpus)}))
+        reference={"on": True, "cpus": list(cpus)},
+        servers={t: {"server_name": "redis", "server_version": "7.0.15", "kind": "redis", "settings": {}}
+                 for t in ("a", "b")}))
     for threads in THREADS:
         rates = {t: v * host * (b_gap if t == "b" else 1.0) * ((ref_only or {}).get(threads, 1.0)
                                                                if t == "reference" else 1.0)
@@ -57,17 +59,17 @@ def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, se
     return f.finalize()
 
 
-def by_hand(folder: Path, target: str, threads: int) -> np.ndarray:
-    """Per block (6 slices: two of a, of b and of the reference), log(target's ops ÷ seconds) − log(the
-    reference's), past the warm-up: computed from slices.parquet with pandas alone."""
+def by_hand(folder: Path, target: str, threads: int, against: str = "reference") -> np.ndarray:
+    """Per block (6 slices: two of a, of b and of the reference), log(target's ops ÷ seconds) − log(``against``'s:
+    the reference's, or a control target's), past the warm-up: computed from slices.parquet with pandas alone."""
     s = pd.read_parquet(folder / "slices.parquet")
-    s = s[(s["threads"] == threads) & (s["target"].isin([target, "reference"]))].assign(block=lambda d: d["slice"] // 6)
+    s = s[(s["threads"] == threads) & (s["target"].isin([target, against]))].assign(block=lambda d: d["slice"] // 6)
     s = s.assign(seconds=s["t_end_s"] - s["t_start_s"])
     g = s.groupby(["block", "target"]).agg(ops=("operations", "sum"), seconds=("seconds", "sum"),
                                           warm=("warmup", "any")).reset_index()
     g = g[~g.groupby("block")["warm"].transform("any")]
     rate = g.assign(rate=g["ops"] / g["seconds"]).pivot(index="block", columns="target", values="rate")
-    return np.log(rate[target].to_numpy()) - np.log(rate["reference"].to_numpy())
+    return np.log(rate[target].to_numpy()) - np.log(rate[against].to_numpy())
 
 
 def cell(c, target: str, threads: int, metric: str = "throughput") -> dict:
@@ -114,6 +116,21 @@ def test_the_cross_folder_ratio_is_the_hand_computed_reference_paired_one(pair):
             half = sps.t.ppf(1 - (1 - row["ci_level"]) / 2, df) * math.sqrt(sum(se2))
             assert row["ci_low"] == pytest.approx(math.exp(lb.mean() - la.mean() - half), rel=1e-6)
             assert row["ci_high"] == pytest.approx(math.exp(lb.mean() - la.mean() + half), rel=1e-6)
+
+
+def test_with_a_control_target_the_others_are_read_against_its_blocks_and_the_control_against_the_reference(pair):
+    """``--control a``: b's cross-folder ratio is the mean of log(b) − log(a) per block, folder against folder (by
+    hand, from slices.parquet); a's own cell stays read against the reference; b, 30 % slower, reads worse."""
+    c = compare(list(pair), control="a", margins=MARGINS)
+    for threads in THREADS:
+        la, lb = by_hand(pair[0], "b", threads, "a"), by_hand(pair[1], "b", threads, "a")
+        row = cell(c, "b", threads)
+        assert row["ratio"] == pytest.approx(math.exp(lb.mean() - la.mean()), rel=1e-9)
+        assert row["test"] == rp.CONTROL_TEST and row["caveat"].startswith("read against control a, block by block")
+        assert row["verdict"] == "worse" and row["ci_low"] < 0.7 < row["ci_high"]
+        own = cell(c, "a", threads)
+        ra, rb = by_hand(pair[0], "a", threads), by_hand(pair[1], "a", threads)
+        assert own["test"] == rp.TEST and own["ratio"] == pytest.approx(math.exp(rb.mean() - ra.mean()), rel=1e-9)
 
 
 def test_the_hosts_drift_divides_out_and_the_held_back_server_reads_worse(pair):

@@ -64,13 +64,14 @@ def verdict_sentence(cal: Calibration, cells: list[dict[str, Any]]) -> str:
                 f"threads of {ref}'s rate — at least {floor:.2f}× of it ({_level(cells)} intervals).")
     margin = cal.plan.margin
     if all(c["verdict"] in (stats.EQUIVALENT, stats.BETTER) for c in tp):
-        which = "equivalent" if all(c["verdict"] == stats.EQUIVALENT for c in tp) else "equivalent or better"
-        return (f"ycsbctl's client is within ±{margin:.0%} of {ref} or above it at {threads} threads ({which}): from "
-                f"the same server it got {got} threads of {ref}'s rate ({_level(cells)}); a shortfall of up to "
-                f"{1 - floor:.0%} is not ruled out.")
+        within = f"within ±{100 * margin:g} % of {ref}"
+        said = (f"{within} (equivalent)" if all(c["verdict"] == stats.EQUIVALENT for c in tp) else
+                f"{within} or above it (equivalent or better)")
+        return (f"ycsbctl's client is {said} at {threads} threads: from the same server it got {got} threads of "
+                f"{ref}'s rate ({_level(cells)}); a shortfall of up to {100 * (1 - floor):.0f} % is not ruled out.")
     return (f"No shortfall detected at {threads} threads (ycsbctl got {got} threads of {ref}'s rate from the same "
             f"server), but the intervals ({_level(cells)}) leave room for one down to {floor:.2f}×: not decided, "
-            f"neither a shortfall nor within ±{margin:.0%}{_rounds_needed(cal, tp)}.")
+            f"neither a shortfall nor within ±{100 * margin:g} %{_rounds_needed(cal, tp)}.")
 
 
 def _rounds_needed(cal: Calibration, tp: list[dict[str, Any]]) -> str:

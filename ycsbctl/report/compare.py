@@ -124,7 +124,7 @@ def compare(paths: list[Path], latency: str = "p99", control: str | None = None,
         host = yardstick.host_factor(base.yardstick, other.yardstick)
         untrusted = yardstick.untrusted(base.yardstick, other.yardstick, (base.id, label))
         refs = reference_cells(base.runs, base.slices(), other.runs, other.slices(), margins.of(THROUGHPUT),
-                               (base.id, label), (folder_cpus(base), folder_cpus(other)))
+                               (base.id, label), (folder_cpus(base), folder_cpus(other)), ctl)
         if changed := cpus_changed(folder_cpus(base), folder_cpus(other), (base.id, label)):
             diffs.append(f"{label}: {changed}")
         uncontrolled = uncontrolled or ctl is None  # its cells are tested against the margins

@@ -143,9 +143,11 @@ def _reference_row(cell: dict, m: Metric, base: dict[int, float], other: dict[in
     bound = float(margins.by_metric.get(rp.METRIC, rp.DEFAULT_MARGIN))
     source = margins.source if rp.METRIC in margins.by_metric else "the default: no reference-paired A/A record"
     c = stats.beyond_margin(rc.comparison, bound)
-    caveat = (f"read against each folder's reference server, block by block (the reference read "
-              f"{rc.reference_ratio:.2f}× between the folders, divided out); better/worse only beyond "
-              f"±{100 * bound:.1f} % between runs ({source})")
+    against = (f"read against control {rc.control}, block by block in the same sessions (its change is the host's, "
+               f"divided out; the reference read {rc.reference_ratio:.2f}× between the folders)" if rc.control else
+               f"read against each folder's reference server, block by block (the reference read "
+               f"{rc.reference_ratio:.2f}× between the folders, divided out)")
+    caveat = f"{against}; better/worse only beyond ±{100 * bound:.1f} % between runs ({source})"
     return {**verdict_row(cell, m, "", base, other, c, caveat), "drift_margin_pct": 100 * bound, "_held": rc.held}
 
 

@@ -39,6 +39,7 @@ class ReferenceCell:
     comparison: stats.Comparison
     reference_ratio: float
     held: str | None = None
+    control: str | None = None  # the control target it was read against, block by block (None: the reference)
 
 
 def cpus_text(cpus: list[int] | None) -> str:
@@ -65,11 +66,16 @@ def _busy(g: pd.DataFrame) -> bool:
 
 def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, other_runs: pd.DataFrame,
                     other_slices: pd.DataFrame | None, host_margin: float,
-                    labels: tuple[str, str], cpus: tuple[list[int] | None, list[int] | None] = (None, None)
-                    ) -> dict[tuple, ReferenceCell]:
+                    labels: tuple[str, str], cpus: tuple[list[int] | None, list[int] | None] = (None, None),
+                    control: str | None = None) -> dict[tuple, ReferenceCell]:
     """Each cell (workload, target, threads, rate) both folders measured with their reference beside it: its
     reference-paired comparison and whether it is held (``host_margin``: the host's drift between experiments the
-    reference may divide out, a fraction; ``labels``: the folders' names; ``cpus``: the CPUs each run could use)."""
+    reference may divide out, a fraction; ``labels``: the folders' names; ``cpus``: the CPUs each run could use).
+    With a ``control`` target both folders measured in the same sessions, every other target's comparison is read
+    against the control's blocks instead (:func:`ycsbctl.results.reference_pairs.reading`'s ``against``): two servers
+    of one kind share the slow states of a session that the small reference does not (a quiet host's blocks, 29 Nov:
+    sd 0.08–0.11 of the log ratio against the control, 0.09–0.19 against the reference, docs/benchmarks.md), while
+    the checks that say where the host differed beyond what can be divided out still read the reference."""
     a = {k: g for k, g in cell_groups(base_runs)}
     b = {k: g for k, g in cell_groups(other_runs)}
     found: dict[tuple, tuple[stats.Comparison, stats.Comparison, rp.Reading, rp.Reading]] = {}
@@ -99,6 +105,12 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
                                                                if first else "")
                     + ", so the host reading it rests on is not trusted")
         out[key] = ReferenceCell(c, rr.ratio, held)
+        ckey = (key[0], control, *key[2:])
+        if control is not None and key[1] != control and ckey in a and ckey in b:
+            ca = rp.reading(base_slices, set(a[key]["run_id"]), set(a[ckey]["run_id"]))
+            cb = rp.reading(other_slices, set(b[key]["run_id"]), set(b[ckey]["run_id"]))
+            if ca is not None and cb is not None:
+                out[key] = ReferenceCell(rp.compare(ca, cb, rp.CONTROL_TEST), rr.ratio, held, control)
     return out
 
 

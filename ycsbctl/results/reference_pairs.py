@@ -37,6 +37,7 @@ import pandas as pd
 from ycsbctl.results import slice_pairs, slice_table, stats
 
 TEST = "Welch t of reference-paired block rates"
+CONTROL_TEST = "Welch t of control-paired block rates"
 METRIC = "throughput_vs_reference"  # the calibration record's key for reference-paired A/A cells
 # The between-run bound without a calibration record (a fraction): see docs/benchmarks.md (reference A/A pairs).
 DEFAULT_MARGIN = 0.05
@@ -96,16 +97,19 @@ def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
     return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n)
 
 
-def reading(slices: pd.DataFrame | None, run_ids: set[str]) -> Reading | None:
+def reading(slices: pd.DataFrame | None, run_ids: set[str], against: set[str] | None = None) -> Reading | None:
     """The reference-paired reading of the cell whose points are ``run_ids`` (its compared runs), from a folder's
-    slices table; None where a point has no slice, or its sessions held no reference."""
+    slices table; None where a point has no slice, or its sessions held no reference. ``against``: the run ids of a
+    control target's points in the same sessions, read in the reference's place (:data:`CONTROL_TEST`: a target of
+    the same kind shares more of a target's slow states than the small reference does)."""
     if slices is None or not len(slices) or not run_ids:
         return None
     mine = slices[slices["run_id"].isin(run_ids)]
     if set(mine["run_id"]) != set(run_ids) or mine["session"].isna().any():
         return None
     sessions = set(mine["session"])
-    ref = slice_table.reference_only(slices)
+    ref = slice_table.reference_only(slices) if against is None else \
+        slice_table.targets_only(slices[slices["run_id"].isin(against)])
     ref = ref[ref["session"].isin(sessions)]
     if not len(ref):
         return None
@@ -147,11 +151,11 @@ def welch(base: Mean, other: Mean, test: str = TEST) -> stats.Comparison:
                             stats.detectable(se, df), se * math.sqrt(n), se_log=se, df=df)
 
 
-def compare(base: Reading, other: Reading) -> stats.Comparison:
-    """The cell's ratio other ÷ base read against each folder's reference (:data:`TEST`), ``n`` the blocks of
-    the smaller side; ``decided_by`` counts the blocks."""
-    c = welch(mean_of(base.relative, base.sessions), mean_of(other.relative, other.sessions))
-    return replace(c, decided_by=f"{TEST}: {base.blocks} and {other.blocks} blocks")
+def compare(base: Reading, other: Reading, test: str = TEST) -> stats.Comparison:
+    """The cell's ratio other ÷ base read against each folder's reference (:data:`TEST`; or a control target's,
+    :data:`CONTROL_TEST`), ``n`` the blocks of the smaller side; ``decided_by`` counts the blocks."""
+    c = welch(mean_of(base.relative, base.sessions), mean_of(other.relative, other.sessions), test)
+    return replace(c, decided_by=f"{test}: {base.blocks} and {other.blocks} blocks")
 
 
 def reference_ratio(base: Reading, other: Reading) -> stats.Comparison:
