@@ -53,8 +53,9 @@ def folder_verdicts(base_runs: pd.DataFrame, other_runs: pd.DataFrame, control: 
     Beside a control target it is only reported. The ``host_factor`` column holds it (NaN: none).
 
     ``references`` (:func:`ycsbctl.results.reference_cells.reference_cells`): the cells both folders measured with
-    their reference server beside them; their throughput is read against it instead (:func:`_reference_row`), and
-    one it holds is ``undecided`` with why, its interval kept. A cell with one round a side and no reference is
+    their reference server beside them; their throughput is read against it instead (:func:`_reference_row`) — or,
+    where the cell's sessions hold the ``control`` too, against the control's blocks — and one it holds is
+    ``undecided`` with why, its interval kept. A cell with one round a side and no reference is
     read against the host's drift record (:func:`_one_round`), so it too has an interval and a detectable size.
     ``untrusted``: why the yardstick's reading cannot be trusted (:func:`ycsbctl.results.yardstick.untrusted`): it is
     then not divided out; either way, where the host's speed moved beyond the margin, a cell that would rest on it is
