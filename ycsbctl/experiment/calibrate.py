@@ -290,7 +290,7 @@ def _rounds(cal: Calibration, url: str, ref: ReferenceClient, say: Callable[[str
         cal.busy = list(dict.fromkeys(cal.busy + others()))
         if rounds is None:  # a --budget: its rounds, from the first's length alone
             cal.round_s = time.monotonic() - began
-            rounds = cal.rounds_run = plan.planned(cal.round_s)
+            rounds = plan.planned(cal.round_s)
             say(f"rounds planned: {rounds} (the --budget of {plan.budget_s:g} s holds {rounds} at ~{cal.round_s:.0f} s "
                 f"a round{'; two at the least' if rounds * cal.round_s > (plan.budget_s or 0) else ''})")
     cal.rounds_run = rnd

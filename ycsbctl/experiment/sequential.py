@@ -217,7 +217,7 @@ def need_text(open_now: list[OpenCell], done: int, round_s: float) -> str:
             f"; at their spread, more than {looks.NEED_SHOWN}× the {done} round{'s' if done != 1 else ''} run would be "
             "needed to decide the last of them: a quieter host or longer points narrow it sooner")
     took = rounds * round_s
-    when = (f" (~{took / 60:.0f} min" if took >= 120 else f" (~{took:.0f} s") + f" at ~{round_s:.0f} s a round)"
-    when = when if round_s > 0 else ""
+    length = f"~{took / 60:.0f} min" if took >= 120 else f"~{took:.0f} s"
+    when = f" ({length} at ~{round_s:.0f} s a round)" if round_s > 0 else ""
     return (f"; at their spread, about {rounds} rounds in all{when} would decide the last of them, were its ratio to "
             "hold")
