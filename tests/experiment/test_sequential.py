@@ -130,6 +130,10 @@ def test_the_closing_line_says_how_many_rounds_would_decide_the_cells_left_open(
     assert stats.classify(*narrowed(0.85, 1.02, need * 1.001), True, 0.0, 0.03) == stats.WORSE
     assert stats.classify(*narrowed(0.85, 1.02, need * 0.98), True, 0.0, 0.03) == stats.UNDECIDED
     assert looks.narrowing_needed(math.nan, math.nan, 0.05) == math.inf  # no interval: nothing to say
+    # the rounds in all: ⌈done × narrowing⌉, and at least one more than ran (a cell already narrow enough at its
+    # spread was still open at the look's level)
+    assert [looks.rounds_needed(x, 3) for x in (4.2, 0.5, math.inf, NEED_SHOWN + 1.0)] == [13, 4, None, None]
+    assert looks.rounds_needed(2.0, 0) is None
     import time
 
     rounds = Rounds(budget_s=600.0, most=30, planned=3, started=time.monotonic() - 180.0)  # 3 rounds of ~60 s
