@@ -440,3 +440,19 @@ def test_a_many_store_study_at_one_thread_count_gets_no_ladder_nor_not_compared_
     assert said(["stores"], [4, 4]) == ["stores", "variants"]
     assert said(["stores"], [1, 4]) == ["stores", "ladder", "variants", "not compared"]
     assert said([], [4, 4]) == ["ladder", "variants", "not compared"]
+
+
+def test_a_closing_line_longer_than_the_console_reaches_a_file_whole_and_a_terminal_folded():
+    """A sentence of the closing lines into a file or pipe is one line however long (a fold at the console's width
+    broke "SLOWLOG DEL 9.1 ms" across two lines, and a reader's grep with it); a terminal still folds it at words."""
+    from ycsbctl.report.summary_table import print_line
+
+    words = " ".join(f"word{i}" for i in range(120))  # ~800 characters
+    piped = io.StringIO()
+    print_line(Console(file=piped, width=200), words)
+    assert piped.getvalue() == words + "\n"
+    shown = io.StringIO()
+    print_line(Console(file=shown, width=200, force_terminal=True), words)
+    folded = shown.getvalue().splitlines()
+    assert len(folded) >= math.ceil(len(words) / 200) and all(len(line) <= 200 for line in folded), folded
+    assert " ".join(line.strip() for line in folded) == words, folded

@@ -315,14 +315,15 @@ def print_table(c: Comparison, console=None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ycsbctl.report.summary_table import wide_console
+    from ycsbctl.report.summary_table import print_line, wide_console
 
     console = console or wide_console()
     base = c.experiments[0]
     if c.differences:
-        console.print("[bold yellow]The experiments differ:[/] " + escape("; ".join(c.differences)))
+        console.print("[bold yellow]The experiments differ:[/] " + escape("; ".join(c.differences)),
+                      soft_wrap=not console.is_terminal)
     for u in c.unmatched:
-        console.print(f"[dim]not compared: {escape(u)}[/]")
+        print_line(console, f"not compared: {u}")
     lab = latency_label(c.latency)
     against = f"{base.baseline}" if c.within else f"{escape(base.id)}"
     t = Table(title=f"compared with {against}: ratio [{level_text(c.verdicts)} interval, the level of the verdicts], "
@@ -352,7 +353,7 @@ def print_table(c: Comparison, console=None) -> None:
         t.add_row(*(x if isinstance(x, Text) else Text(str(x)) for x in cells))
     console.print(t)
     for n in c.notes:
-        console.print(escape(n))
+        print_line(console, n)
 
 
 def json_cells(c: Comparison) -> list[dict]:

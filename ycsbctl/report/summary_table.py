@@ -25,6 +25,12 @@ def wide_console(stderr: bool = False) -> Console:
     return probe if probe.is_terminal else Console(stderr=stderr, width=200)
 
 
+def print_line(console: Console, text: str) -> None:
+    """One line of prose as it is (no markup, no highlighting): folded at words in a terminal, whole into a file or
+    pipe, where a fold at the console's 200 columns would break a sentence a reader or ``grep`` follows."""
+    console.print(text, markup=False, highlight=False, soft_wrap=not console.is_terminal)
+
+
 def print_summary(folder: Path, console: Console | None = None) -> None:
     """Rows = thread count × target of each workload's sweep: ops/s, p50/p99 (ms) of the main
     operations, server and client CPU (% of one core), bottleneck and status. Repetitions show
@@ -78,28 +84,26 @@ def print_summary(folder: Path, console: Console | None = None) -> None:
         warned = {(t, th): noise_text(c)[1] for (t, th, _), c in by_point.items()}
         for (t, th), note in warned.items():  # what the ⚠ of the 95 % column means, once per point
             if note:
-                console.print(f"  ⚠ {t} {th} threads: {note}", markup=False, highlight=False)
+                print_line(console, f"  ⚠ {t} {th} threads: {note}")
         said = wdf[wdf["error"].notna() & (wdf["error"] != "")] if "error" in wdf else wdf.iloc[:0]
         said = said[~host_busy_runs(said)]  # a busy host's points are said once, below, with how busy it was
         for _, p in said.iterrows():  # why a point is not ok, or the errors an ok one saw, in the server's words
-            console.print(f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}", markup=False,
-                          highlight=False)
+            print_line(console, f"  {p['target']} {p['threads']} threads: {p['status']} — {p['error']}")
         for search in (s for s in exp.manifest.slo_searches if s.get("workload") == workload):
             from ycsbctl.results.slo import summary_line
 
-            console.print(f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}", markup=False,
-                          highlight=False)
+            print_line(console, f"  SLO {search['target']} {search['threads']} threads: {summary_line(search)}")
     from ycsbctl.report.folder_status import status_findings
 
     cores = exp.manifest.host.get("cores")
     said_first = status_findings(str(exp.status), runs, [s.target for s in exp.manifest.skipped_targets], cores)
     for line in [*said_first, *host_busy_findings(runs)]:
-        console.print(f"  {line}", markup=False, highlight=False)
+        print_line(console, f"  {line}")
     from ycsbctl.report.server_traits import differences
 
     for line in differences(exp):  # version, allocator, io-threads, settings: what the table's targets differ in
-        console.print(f"  {line}", markup=False, highlight=False)
+        print_line(console, f"  {line}")
     from ycsbctl.report.study_headlines import study_headlines
 
     for line in study_headlines(exp, exp.verdicts()):  # the answer, as the report's first screen gives it
-        console.print(line, markup=False, highlight=False)
+        print_line(console, line)
