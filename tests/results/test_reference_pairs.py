@@ -227,3 +227,19 @@ def test_a_slices_table_with_text_for_a_figure_is_named_left_out_and_rebuilt_and
     with pytest.raises(ValueError, match="its column warmup holds 'x', not a flag"):
         st.conform(written.assign(warmup="x"), strict=True)
     assert st.conform(written.assign(errors="x"))["errors"].isna().all()  # not strict: not a number, so NaN
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.03, -0.08])
+def test_welchs_p_and_interval_are_scipys_welch_t_test_of_the_same_blocks(shift):
+    """Two folders' block means without autocorrelation: the p-value is two-sided and the interval Welch's, as
+    ``scipy.stats.ttest_ind(equal_var=False)`` computes them from the raw blocks (a one-sided p passed the
+    verdict twice the evidence it has)."""
+    rng = np.random.default_rng(71)
+    a, b = rng.normal(0.0, 0.1, 9), rng.normal(shift, 0.15, 7)
+    mean = [rp.Mean(float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))), len(x) - 1.0, len(x)) for x in (a, b)]
+    got = rp.welch(*mean)
+    want = sps.ttest_ind(b, a, equal_var=False)
+    assert got.p_value == pytest.approx(want.pvalue, rel=1e-9) and 0 < got.p_value < 1
+    low, high = want.confidence_interval(0.95)
+    assert (math.log(got.low), math.log(got.high)) == pytest.approx((low, high), rel=1e-9)
+    assert got.ratio == pytest.approx(math.exp(b.mean() - a.mean()), rel=1e-12)
