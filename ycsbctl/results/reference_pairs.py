@@ -45,14 +45,14 @@ DEFAULT_MARGIN = 0.05
 
 @dataclass(frozen=True)
 class Reading:
-    """One folder's side of a cell: per block both the target and the reference measured whole (past the
-    warm-up), in time order within each session: its session, the target's log rate minus the reference's
-    (``relative``) and the reference's own log rate (``reference``, log ops/s); ``first``: the cell holds the
-    folder's first reference session."""
+    """One folder's side of a cell: per block both the target and what it is read against (the reference server,
+    or a control target of :func:`reading`'s ``against``) measured whole (past the warm-up), in time order within
+    each session: its session, the target's log rate minus the other's (``relative``) and the other's own log rate
+    (``against``, log ops/s); ``first``: the cell holds the folder's first reference session."""
 
     sessions: tuple[str, ...]
     relative: np.ndarray
-    reference: np.ndarray
+    against: np.ndarray
     first: bool = False
 
     @property
@@ -159,8 +159,9 @@ def compare(base: Reading, other: Reading, test: str = TEST) -> stats.Comparison
 
 
 def reference_ratio(base: Reading, other: Reading) -> stats.Comparison:
-    """The reference's own rate in the other folder over the base folder's, in this cell, with its interval."""
-    return welch(mean_of(base.reference, base.sessions), mean_of(other.reference, other.sessions),
+    """The reference's own rate in the other folder over the base folder's, in this cell, with its interval (two
+    readings against the reference, never a control's)."""
+    return welch(mean_of(base.against, base.sessions), mean_of(other.against, other.sessions),
                  "Welch t of the reference's block rates")
 
 
