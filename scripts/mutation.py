@@ -158,7 +158,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
                                          "tests/report/test_summary_table.py", "tests/results/test_decisions.py"],
     "ycsbctl/results/noise.py": ["tests/results/test_decisions.py"],
-    # Slice-paired verdicts of alternated sessions: block ratios by hand, scipy's t on the batch means, coverage;
+    # Slice-paired verdicts of alternated sessions: block ratios by hand, scipy's t on the blocks, coverage;
     # the slices table a folder keeps.
     "ycsbctl/results/slice_pairs.py": ["tests/results/test_slice_pairs.py", "tests/results/test_slice_verdicts.py"],
     "ycsbctl/results/reference_pairs.py": ["tests/results/test_reference_pairs.py"],

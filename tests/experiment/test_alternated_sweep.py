@@ -98,7 +98,7 @@ def test_the_verdicts_are_slice_paired_the_held_server_worse_and_the_twin_never_
     a, twin, held = (target_label(t) for t in json.loads((folder / "manifest.json").read_text())["plan"]["targets"])
     v = pd.read_parquet(folder / "verdicts.parquet")
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"].astype(bool)].set_index("target")
-    assert set(tp["test"]) == {"slice-paired t (batch means)"}
+    assert set(tp["test"]) == {"slice-paired t (AR(1) blocks)"}
     assert tp.loc[twin, "verdict"] in ("equivalent", "undecided"), tp.to_string()
     for _, cell in v.iterrows():
         margin = cell["margin_pct"] / 100

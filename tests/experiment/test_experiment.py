@@ -340,5 +340,5 @@ def test_one_round_decides_a_gap_far_beyond_the_hosts_noise_slice_by_slice(small
         rate = (rates["operations"] / rates["seconds"]).unstack("target")[["redis", "ferretdb"]].dropna()
         gap = float(np.exp(np.log(rate["ferretdb"] / rate["redis"]).mean()))
         cell = tp.loc[threads]
-        assert cell["test"] == "slice-paired t (batch means)" and cell["verdict"] == stats.WORSE, cell.to_dict()
+        assert cell["test"] == "slice-paired t (AR(1) blocks)" and cell["verdict"] == stats.WORSE, cell.to_dict()
         assert cell["ci_low"] <= gap <= cell["ci_high"] < 1, (gap, cell.to_dict())

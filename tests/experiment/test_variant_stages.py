@@ -165,7 +165,7 @@ def test_a_variant_sweeps_verdicts_are_slice_paired_and_its_progress_counts_ever
     v = pd.read_parquet(folder / "verdicts.parquet")
     tp = v[(v["metric"] == "throughput") & ~v["at_peak"].astype(bool)]
     assert set(tp["workload"]) == {"online-status-hash", "online-status-set"}
-    assert set(tp["test"]) == {"slice-paired t (batch means)"}
+    assert set(tp["test"]) == {"slice-paired t (AR(1) blocks)"}
     places = [(int(k), int(n)) for k, n in re.findall(r"^\[(\d+)/(\d+)\] ", stderr, re.MULTILINE)]
     total = len(pd.read_parquet(folder / "runs.parquet"))
     assert places and {n for _, n in places} == {total}, stderr[-3000:]

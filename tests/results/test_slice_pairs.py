@@ -71,33 +71,53 @@ def test_a_session_of_three_targets_has_blocks_of_six_slices():
     assert pairs.log_ratios.tolist() == pytest.approx([math.log(400 / 200), math.log(400 / 400)])
 
 
-def test_the_interval_is_scipys_t_interval_of_the_batch_means_and_uncorrelated_blocks_are_their_own_batches():
-    # one session of 9 blocks whose ratios swing about their mean (lag-one correlation below 0): batches of one block
+def test_the_interval_is_scipys_t_interval_over_the_blocks_where_they_do_not_correlate():
+    # one session of 9 blocks whose ratios swing about their mean (lag-one correlation below 0, taken as 0): every
+    # block a degree of freedom
     d = np.array([0.10, 0.12, 0.08, 0.11, 0.09, 0.13, 0.07, 0.10, 0.12])
     c = sp.compare(sp.BlockPairs(("s",) * 9, d))
     ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95)
     assert (c.ratio, c.low, c.high) == pytest.approx((math.exp(d.mean()), math.exp(ci.low), math.exp(ci.high)))
     assert c.p_value == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue)
     assert (c.n, c.df, c.test) == (9, 8, sp.TEST) and c.se_log == pytest.approx(sps.sem(d))
+    assert c.decided_by == f"{sp.TEST} over 9 blocks"
 
 
-def test_correlated_blocks_are_batched_until_their_means_no_longer_correlate():
-    # a trend: every lag-one correlation is positive. 9 blocks: batches of 1 (9, correlated), then of 2 (4 batches:
-    # fewer than LAG_MIN, so no further test) — their means are the interval's values
+def _inflated(d: np.ndarray, rho: float) -> tuple[float, float]:
+    """(se, df) of the mean of ``d`` as AR(1) blocks of lag-one ``rho``: n·(1 − ρ)/(1 + ρ) effective blocks."""
+    effective = len(d) * (1 - rho) / (1 + rho)
+    return float(d.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0)
+
+
+def test_correlated_blocks_count_as_fewer_their_lag_one_correlation_inflating_the_standard_error():
+    # a trend: the blocks correlate at lag one (by hand: Σ c_i·c_(i+1) ÷ Σ c_i², c the deviations from the mean)
     d = np.arange(9) / 100
-    parts = np.array_split(d, 4)
-    assert sp.batch_means(sp.BlockPairs(("s",) * 9, d)).tolist() == pytest.approx([p.mean() for p in parts])
-    assert sp._lag_one([d]) > 0
+    c_ = d - d.mean()
+    rho = float((c_[1:] * c_[:-1]).sum() / (c_ ** 2).sum())
+    assert 0.5 < rho < 0.9
+    se, df = _inflated(d, rho)
     c = sp.compare(sp.BlockPairs(("s",) * 9, d))
-    assert c.df == 3 and c.se_log == pytest.approx(sps.sem([p.mean() for p in parts]))
+    assert (c.se_log, c.df) == pytest.approx((se, df))
+    half = sps.t.ppf(0.975, df) * se
+    assert (math.log(c.low), math.log(c.high)) == pytest.approx((d.mean() - half, d.mean() + half))
+    assert c.p_value == pytest.approx(2 * sps.t.sf(d.mean() / se, df))
+    assert c.decided_by == f"{sp.TEST} over 9 blocks ({9 * (1 - rho) / (1 + rho):.0f} effective: lag-one {rho:.2f})"
+    # a correlation beyond 0.9 counts as 0.9 (19 blocks for one at most)
+    steep = np.concatenate([np.zeros(20), np.ones(20)]) / 10
+    assert sp.lag_one(steep, ("s",) * 40) == 0.9
 
 
-def test_batches_never_cross_sessions_and_one_round_of_two_blocks_still_gives_an_interval():
-    # 4 + 9 blocks, both sessions trending (positive lag one within each): batches of 1 (13), of 2 (2 + 4 = 6, still
-    # correlated within the sessions), then of 3 — 1 + 3 batches, fewer than LAG_MIN: kept. None spans both sessions.
+def test_the_correlation_is_never_taken_across_two_sessions_and_two_blocks_still_give_an_interval():
+    # 4 + 9 blocks: the pair (last of a, first of b) is no lag of either session
     d4, d9 = np.array([0.1, 0.2, 0.3, 0.4]), np.arange(9) / 100
-    pairs = sp.BlockPairs(("a",) * 4 + ("b",) * 9, np.concatenate([d4, d9]))
-    assert sp.batch_means(pairs).tolist() == pytest.approx([d4.mean(), d9[:3].mean(), d9[3:6].mean(), d9[6:].mean()])
+    d = np.concatenate([d4, d9])
+    c_ = d - d.mean()
+    within = float((c_[1:4] * c_[:3]).sum() + (c_[5:] * c_[4:-1]).sum()) / float((c_ ** 2).sum())
+    across = float((c_[1:] * c_[:-1]).sum()) / float((c_ ** 2).sum())
+    assert abs(within - across) > 0.05
+    pairs = sp.BlockPairs(("a",) * 4 + ("b",) * 9, d)
+    assert sp.lag_one(d, pairs.sessions) == pytest.approx(min(max(within, 0.0), 0.9))
+    assert sp.compare(pairs).se_log == pytest.approx(_inflated(d, min(max(within, 0.0), 0.9))[0])
     two = sp.compare(sp.BlockPairs(("s", "s"), np.array([0.1, 0.2])))
     assert two.low < two.ratio < two.high and two.df == 1
     one = sp.compare(sp.BlockPairs(("s",), np.array([0.1])))
@@ -118,15 +138,20 @@ TRUE = 1.1
 SESSIONS = 400
 
 
-def _coverage(noise: Noise, blocks: int) -> tuple[int, int, float]:
-    """Of :data:`SESSIONS` sessions (seeds 0…399) of a 10 % gap: how many batch-means intervals (95 %) hold the true
-    ratio, how many naive t intervals over the blocks do, and the mean lag-one correlation of the block ratios."""
+def _coverage(noise: Noise, blocks: int, sessions: int = 1) -> tuple[int, int, float]:
+    """Of :data:`SESSIONS` cells (seeds 0…399) of a 10 % gap, each of ``sessions`` sessions (rounds): how many
+    intervals (95 %) hold the true ratio, how many naive t intervals over the blocks do, and the mean lag-one
+    correlation of the block ratios."""
     held = naive = 0
     lag1 = []
     for seed in range(SESSIONS):
-        s = session_slices(np.random.default_rng(seed), {"a": 20_000.0, "b": 20_000.0 * TRUE}, blocks, noise,
-                           warmup_blocks=1)
-        pairs = sp.block_pairs(s["a"].assign(session="s"), s["b"].assign(session="s"), sp.RATE, {"s": 2})
+        rng = np.random.default_rng(seed)
+        a, b = [], []
+        for k in range(sessions):
+            s = session_slices(rng, {"a": 20_000.0, "b": 20_000.0 * TRUE}, blocks, noise, warmup_blocks=1)
+            a.append(s["a"].assign(session=f"s{k}"))
+            b.append(s["b"].assign(session=f"s{k}"))
+        pairs = sp.block_pairs(pd.concat(a), pd.concat(b), sp.RATE, {f"s{k}": 2 for k in range(sessions)})
         c = sp.compare(pairs)
         held += c.low <= TRUE <= c.high
         ci = sps.ttest_1samp(pairs.log_ratios, 0.0).confidence_interval(0.95)
@@ -147,11 +172,13 @@ def test_host_noise_common_to_both_sides_pairs_away_and_the_interval_keeps_its_c
     assert LOW <= held <= HIGH and LOW <= naive <= HIGH and abs(lag1) < 0.1
 
 
-def test_batch_means_hold_coverage_where_a_naive_t_over_blocks_would_not():
+def test_correlated_blocks_keep_coverage_where_a_naive_t_over_blocks_would_not():
     """Each target's own slow noise (AR(1) of lag-one 0.8 a slice, sd 5 %) on top of the host's: the block ratios
     correlate at lag one by about 0.4, and a t test over blocks, reading them as independent, covers about 80 %;
-    the batch means (grown until their means no longer correlate, at most 11 blocks) hold 95 %; with 30 blocks they
-    cover about 91 % (their batches are too short for this correlation), and so at lag one 0.55 (a target's noise of
-    lag-one 0.9 a slice) with 60 blocks."""
+    the AR(1) standard error holds about 94 %, over one session of 120 blocks or three rounds of 17 (a 5-minute
+    budget's cell of two targets). At lag one 0.55 (a target's noise of lag-one 0.9 a slice) with 60 blocks it
+    covers about 88 % (batch means, the rule before: about 90 %): rounds are the remedy."""
     held, naive, lag1 = _coverage(Noise(own_phi=0.8, own_sd=0.05), blocks=120)
     assert LOW <= held <= HIGH and naive < LOW - 40 and 0.3 < lag1 < 0.5
+    held, _, lag1 = _coverage(Noise(own_phi=0.8, own_sd=0.05), blocks=18, sessions=3)
+    assert LOW <= held <= HIGH and 0.2 < lag1 < 0.5

@@ -197,7 +197,7 @@ def test_a_run_marks_the_cells_a_store_cannot_answer(tmp_path: Path, redis_serve
     (ratio,) = cell["ratio"]
     shown = ratio if other != cell["baseline"].iloc[0] else 1 / ratio
     assert f"against it {other} {shown:.2f}× [" in line, (line, cell.to_dict("records"))
-    assert cell["test"].iloc[0] == "slice-paired t (batch means)" and "untested ratios" not in line, line
+    assert cell["test"].iloc[0] == "slice-paired t (AR(1) blocks)" and "untested ratios" not in line, line
     one = runs[runs["workload"] == "media-items-1cond"]
     assert set(one["target"]) == {"sqlite"}  # redis's 1COND cell was never run
 

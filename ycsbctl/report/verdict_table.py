@@ -80,8 +80,8 @@ def decision_text(plan: dict, verdicts: pd.DataFrame) -> str:
     if by.str.contains(SLICE_TEST, regex=False).any():
         parts.append("where a cell's targets took turns in one engine session (alternated slices), each pair is "
                      "compared block by block — the log ratio of their rates, or of their slices' latency, in each "
-                     "block — with a t interval over batch means of consecutive blocks, so the host's noise that "
-                     "hits both sides cancels and one round gives an interval")
+                     "block — with a t interval over the blocks (their correlation in time counted), so the host's "
+                     "noise that hits both sides cancels and one round gives an interval")
     if by.str.contains("noise").any():
         parts.append("an interval is also bounded by the host's own noise — what two runs of one server differ by here "
                      "(the calibration record, else ±20 % for a rate and three-fold for a latency), widened by the "
@@ -243,7 +243,7 @@ def _order(exp: Experiment, plan: dict) -> str:
     rounds = int(exp.runs["repetition"].max()) if len(exp.runs) else reps
     if alternated(exp.runs):
         return (f"{rounds} round(s), each measuring a cell's targets in one engine session, taking turns every "
-                "slice (A B B A): pairs compared slice by slice (t over batch means of blocks), where their slices "
+                "slice (A B B A): pairs compared slice by slice (t over blocks), where their slices "
                 "were kept")
     if plan.get("run_order") == "blocks":
         return (f"{rounds} round(s), each running the targets one after another, one server up at a time, their "

@@ -9,10 +9,8 @@ block: what the host did to both within the block cancels. The cross-folder rati
 two means (:func:`welch`). What the reference leaves of the host's noise is nearly independent from block to block,
 but a target's own slow state is not: each folder's standard error is inflated by its blocks' lag-one
 autocorrelation ρ (pooled over its sessions, never across two, taken in [0, 0.9]), the effective number of blocks
-being ``n·(1 − ρ)/(1 + ρ)`` (the AR(1) variance of a mean), with Welch–Satterthwaite's degrees of freedom over
-the two. One round per folder gives an interval (the batch means of √B blocks that
-:mod:`ycsbctl.results.slice_pairs` uses inside a folder leave two batches of a one-round session, and a t of one or
-two degrees of freedom at a family's level spans orders of magnitude).
+being ``n·(1 − ρ)/(1 + ρ)`` (the AR(1) variance of a mean, :func:`ycsbctl.results.slice_pairs.mean_of`, as inside
+a folder), with Welch–Satterthwaite's degrees of freedom over the two. One round per folder gives an interval.
 
 The reference divides out what hits it and the target alike; what it cannot divide out is said, and such a cell is
 ``undecided`` whatever its interval (:func:`reference_check`): the reference itself read the host differently
@@ -35,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ycsbctl.results import slice_pairs, slice_table, stats
+from ycsbctl.results.slice_pairs import Mean, mean_of
 
 TEST = "Welch t of reference-paired block rates"
 CONTROL_TEST = "Welch t of control-paired block rates"
@@ -58,43 +57,6 @@ class Reading:
     @property
     def blocks(self) -> int:
         return len(self.relative)
-
-
-@dataclass(frozen=True)
-class Mean:
-    """A folder's mean of one log quantity over its blocks, its standard error (AR(1)-inflated) and degrees of
-    freedom."""
-
-    mean: float
-    se: float
-    df: float
-    n: int
-
-
-def lag_one(values: np.ndarray, sessions: tuple[str, ...]) -> float:
-    """The blocks' lag-one autocorrelation, pooled over sessions (never a pair across two), in [0, 0.9]; 0 with
-    fewer than three blocks or no spread."""
-    if len(values) < 3:
-        return 0.0
-    centred = values - values.mean()
-    denominator = float((centred ** 2).sum())
-    which = np.asarray(sessions, dtype=object)
-    same = which[1:] == which[:-1]
-    numerator = float((centred[1:] * centred[:-1])[same].sum())
-    if denominator <= 0:
-        return 0.0
-    return float(min(max(numerator / denominator, 0.0), 0.9))
-
-
-def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
-    """:class:`Mean` of ``values`` (one per block): the standard error of a mean of AR(1) blocks, its degrees of
-    freedom the effective blocks less one (NaN with fewer than two blocks)."""
-    n = len(values)
-    if n < 2:
-        return Mean(float(values.mean()) if n else math.nan, math.nan, math.nan, n)
-    rho = lag_one(values, sessions)
-    effective = n * (1 - rho) / (1 + rho)
-    return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n)
 
 
 def reading(slices: pd.DataFrame | None, run_ids: set[str], against: set[str] | None = None) -> Reading | None:

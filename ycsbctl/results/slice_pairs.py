@@ -15,20 +15,20 @@ Warm-up blocks (a slice of either side in the warm-up) are left out; so is a blo
 figure, a zero (no operation) or not both its slices (a session that ended inside it) — those are counted.
 
 The blocks of one session may be correlated in time (a target's own slow state: its memory, its background work),
-and a t test over blocks would then read them as independent. So the interval is made of *batch means*: the blocks
-of a session, in time order, are cut into batches of m consecutive blocks (never a batch across two sessions; one
-session gives two at least), m the smallest size whose batch means show no positive lag-one correlation, at most
-round(√B) (B: the blocks of every session of the cell pair), and the interval is Student's t of the batches' mean log
-ratio (k − 1 degrees of freedom for k batches). Batches of √B blocks are the consistent choice of Flegal & Jones
-(2010) where the correlation lasts; where the blocks do not correlate — the host's noise common to both sides pairs
-away — single blocks keep every degree of freedom (at 10 blocks a batch of one gives about 9 where √B gives 3: an
-interval 40 % narrower at the same coverage). Over 400 synthetic sessions each (tests/results/test_slice_pairs.py):
-the host's noise alone, 30 blocks: 97 % coverage; each target's own slow noise (block ratios correlated at lag one
-by about 0.4), 120 blocks: 96 %, where a naive t over blocks covers about 80 %; the same with 30 blocks, or at a
-lag-one of 0.55: about 91 % (as with batches of √B). Several rounds (sessions, independent of each other) are what
-holds coverage under a correlation that lasts a good part of a session. (``arch``'s block bootstrap would choose a
-block length from the data too, but would not fix short sessions and would be a dependency; scipy's t on batch
-means is enough.)
+and a t test over blocks would then read them as independent. So the interval is Student's t over the blocks with
+the standard error of a mean of AR(1) blocks: their lag-one autocorrelation ρ is pooled over the sessions (never a
+pair across two) and taken in [0, 0.9], and the blocks count as ``B·(1 − ρ)/(1 + ρ)`` effective ones, less one for
+the degrees of freedom (:func:`mean_of`; the same estimate reads a folder's blocks against its reference,
+:mod:`ycsbctl.results.reference_pairs`). Where the blocks do not correlate — the host's noise common to both sides
+pairs away — every block keeps its degree of freedom. Batch means (consecutive blocks averaged until the batches'
+means no longer correlated, at most √B a batch, Flegal & Jones 2010) were the rule until 29 Nov 2026: their
+batch size was chosen on a noisy lag-one of few batches, and a cell whose blocks barely correlated (ρ 0.02–0.10)
+was cut into 6 batches about one in five times, its interval 1.6–2× the AR(1) one (docs/benchmarks.md, "The
+interval over blocks"). Over 400 synthetic sessions each (tests/results/test_slice_pairs.py): the host's noise
+alone, 30 blocks: 97 % coverage; each target's own slow noise (block ratios correlated at lag one by about 0.4),
+120 blocks: 94 %, where a naive t over blocks covers about 80 %; at a lag-one of 0.55 with 60 blocks about 88 %
+(batch means: 90 %). Several rounds (sessions, independent of each other) are what holds coverage under a
+correlation that lasts a good part of a session.
 
 The result is a :class:`ycsbctl.results.stats.Comparison` (``n``: the blocks), so
 :func:`ycsbctl.results.stats.decide` (its family, equivalence, detectable size) takes it as it takes the rounds'
@@ -45,12 +45,11 @@ import pandas as pd
 
 from ycsbctl.results import stats
 
-TEST = "slice-paired t (batch means)"
+TEST = "slice-paired t (AR(1) blocks)"
 RATE = "rate"  # a block's operations ÷ its nominal seconds (ops/s)
 # the runs column a verdict compares -> what the slices hold of the same quantity (every base operation merged)
 SLICE_METRICS = {"throughput_ops": RATE, "all_p99_us": "p99_us", "all_p50_us": "p50_us", "all_mean_us": "mean_us"}
-MIN_BATCHES = 2
-LAG_MIN = 6  # batches below which the batch size is not tested further (a lag-one of fewer says little)
+RHO_MAX = 0.9  # the largest lag-one correlation a standard error is inflated for (×√19)
 
 
 @dataclass(frozen=True)
@@ -131,63 +130,71 @@ def block_pairs(base: pd.DataFrame, other: pd.DataFrame, column: str, targets: d
     return BlockPairs(tuple(sessions), np.asarray(logs, dtype=float), left_out=left_out, warmup=warmup)
 
 
-def batch_means(pairs: BlockPairs) -> np.ndarray:
-    """The batch means of the blocks' log ratios, batches of m consecutive blocks never across sessions (a session
-    of B_s blocks cut into B_s // m batches, one at least, sizes within one block of each other; a single session
-    into two at least): m the smallest batch size from 1 up whose batch means show no positive lag-one correlation
-    (within sessions), at most round(√B) — batches of √B blocks (Flegal & Jones 2010) where the blocks stay
-    correlated, single blocks (B − 1 degrees of freedom) where they are not. The test stops at fewer than
-    :data:`LAG_MIN` batches, where a lag-one estimate says little."""
-    sessions = list(dict.fromkeys(pairs.sessions))
-    which = np.asarray(pairs.sessions, dtype=object)
-    runs = [pairs.log_ratios[which == s] for s in sessions]
-    cap = max(1, round(math.sqrt(pairs.blocks)))
-    for m in range(1, cap + 1):
-        parts = [np.array_split(d, max(1, len(d) // m)) for d in runs]
-        if len(runs) == 1 and len(runs[0]) >= MIN_BATCHES and len(parts[0]) < MIN_BATCHES:
-            parts = [np.array_split(runs[0], MIN_BATCHES)]
-        means = [np.asarray([float(part.mean()) for part in p]) for p in parts]
-        k = sum(len(x) for x in means)
-        if m == cap or k < LAG_MIN or _lag_one(means) <= 0:
-            break
-    return np.concatenate(means) if means else np.asarray([], dtype=float)
+@dataclass(frozen=True)
+class Mean:
+    """A mean of one log quantity over blocks (a folder's, a cell pair's), its standard error (AR(1)-inflated) and
+    degrees of freedom (the effective blocks less one), ``n`` the blocks."""
+
+    mean: float
+    se: float
+    df: float
+    n: int
 
 
-def _lag_one(series: list[np.ndarray]) -> float:
-    """The lag-one autocorrelation of batch means, pairs taken within each session (about their grand mean)."""
-    centre = float(np.concatenate(series).mean())
-    x = [s - centre for s in series]
-    var = sum(float((s * s).sum()) for s in x)
-    return sum(float((s[1:] * s[:-1]).sum()) for s in x) / var if var > 0 else 0.0
+def lag_one(values: np.ndarray, sessions: tuple[str, ...]) -> float:
+    """The blocks' lag-one autocorrelation, pooled over sessions (never a pair across two), in [0, :data:`RHO_MAX`];
+    0 with fewer than three blocks or no spread."""
+    if len(values) < 3:
+        return 0.0
+    centred = values - values.mean()
+    denominator = float((centred ** 2).sum())
+    which = np.asarray(sessions, dtype=object)
+    same = which[1:] == which[:-1]
+    numerator = float((centred[1:] * centred[:-1])[same].sum())
+    if denominator <= 0:
+        return 0.0
+    return float(min(max(numerator / denominator, 0.0), RHO_MAX))
+
+
+def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
+    """:class:`Mean` of ``values`` (one per block, in time order within each session): the standard error of a mean
+    of AR(1) blocks, ``sd/√(n·(1 − ρ)/(1 + ρ))`` with ρ their pooled :func:`lag_one`, its degrees of freedom the
+    effective blocks less one (at least one; NaN with fewer than two blocks)."""
+    n = len(values)
+    if n < 2:
+        return Mean(float(values.mean()) if n else math.nan, math.nan, math.nan, n)
+    rho = lag_one(values, sessions)
+    effective = n * (1 - rho) / (1 + rho)
+    return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n)
 
 
 def compare(pairs: BlockPairs) -> stats.Comparison:
-    """The slice-paired comparison (:data:`TEST`): ratio other ÷ baseline (the geometric mean of the batches'
-    ratios) with its :data:`~ycsbctl.results.stats.CONFIDENCE` t interval over the batch means; ``n`` = blocks;
-    ``sd_log`` the sd of one session's mean log ratio (so that
-    :func:`ycsbctl.results.over_rounds.repetitions_needed` counts sessions). No interval from fewer than two
-    batches."""
+    """The slice-paired comparison (:data:`TEST`): ratio other ÷ baseline (the geometric mean of the blocks'
+    ratios) with its :data:`~ycsbctl.results.stats.CONFIDENCE` t interval over the blocks, the standard error and
+    degrees of freedom those of AR(1) blocks (:func:`mean_of`); ``n`` = blocks; ``sd_log`` the sd of one session's
+    mean log ratio (so that :func:`ycsbctl.results.over_rounds.repetitions_needed` counts sessions). No interval
+    from fewer than two blocks."""
     n = pairs.blocks
     if n == 0:
         return stats.Comparison(math.nan, math.nan, math.nan, math.nan, TEST, 0, math.nan, math.nan)
-    means = batch_means(pairs)
-    ratio = float(np.exp(means.mean()))
-    if len(means) < MIN_BATCHES:
+    m = mean_of(pairs.log_ratios, pairs.sessions)
+    ratio = float(np.exp(m.mean))
+    if n < 2:
         return stats.Comparison(ratio, math.nan, math.nan, math.nan, TEST, n, math.nan, math.nan)
-    if np.ptp(means) == 0:  # no spread: the ratio is what it is
+    if np.ptp(pairs.log_ratios) == 0:  # no spread: the ratio is what it is
         return stats.Comparison(ratio, ratio, ratio, 1.0 if ratio == 1 else 0.0, TEST, n, 0.0, 0.0)
-    # Student's t of the batch means, from scipy.special (what scipy.stats.ttest_1samp computes, at a tenth of its
-    # cost: the sequential looks judge every cell at every look)
+    # Student's t from scipy.special (what scipy.stats.ttest_1samp computes, at a tenth of its cost: the sequential
+    # looks judge every cell at every look)
     from scipy.special import stdtr
 
-    k = len(means)
-    centre, se = float(means.mean()), float(means.std(ddof=1)) / math.sqrt(k)
-    half = stats.t_quantile(0.5 + stats.CONFIDENCE / 2, k - 1) * se
-    p = float(2 * stdtr(k - 1, -abs(centre) / se))
-    return stats.Comparison(ratio, math.exp(centre - half), math.exp(centre + half), p, TEST, n,
-                            stats.detectable(se, k - 1), se * math.sqrt(len(set(pairs.sessions))), se_log=se,
-                            df=k - 1, decided_by="; ".join(w for w in (f"{TEST} over {n} blocks in {k} batches",
-                                                                          pairs.caveat()) if w))
+    half = stats.t_quantile(0.5 + stats.CONFIDENCE / 2, m.df) * m.se
+    p = float(2 * stdtr(m.df, -abs(m.mean) / m.se))
+    rho = lag_one(pairs.log_ratios, pairs.sessions)
+    blocks = f"{TEST} over {n} blocks" + (f" ({n * (1 - rho) / (1 + rho):.0f} effective: lag-one {rho:.2f})"
+                                          if rho > 0 else "")
+    return stats.Comparison(ratio, math.exp(m.mean - half), math.exp(m.mean + half), p, TEST, n,
+                            stats.detectable(m.se, m.df), m.se * math.sqrt(len(set(pairs.sessions))), se_log=m.se,
+                            df=m.df, decided_by="; ".join(w for w in (blocks, pairs.caveat()) if w))
 
 
 def cell_pairs(slices: pd.DataFrame | None, base: pd.DataFrame, other: pd.DataFrame, column: str) -> BlockPairs | None:

@@ -110,7 +110,7 @@ def judged(b: pd.DataFrame, g: pd.DataFrame, m: Metric, how: Judging,
     base, other = by_round(b, m.column), by_round(g, m.column)
     pairs = slice_pairs.cell_pairs(slices, b, g, m.column)
     sliced = slice_pairs.compare(pairs) if pairs is not None else None
-    if sliced is not None and sliced.low == sliced.low:  # fewer than two batches give no interval: the rounds judge
+    if sliced is not None and sliced.low == sliced.low:  # fewer than two blocks give no interval: the rounds judge
         return base, other, replace(sliced, equivalence=how.margin)
     base_share, other_share = noise.shares_by_round(b), noise.shares_by_round(g)
     c = stats.compare(base, other, paired=how.paired,
