@@ -133,12 +133,19 @@ def block_pairs(base: pd.DataFrame, other: pd.DataFrame, column: str, targets: d
 @dataclass(frozen=True)
 class Mean:
     """A mean of one log quantity over blocks (a folder's, a cell pair's), its standard error (AR(1)-inflated) and
-    degrees of freedom (the effective blocks less one), ``n`` the blocks."""
+    degrees of freedom (the effective blocks less one), ``n`` the blocks, ``rho`` the lag-one correlation the
+    standard error was inflated for."""
 
     mean: float
     se: float
     df: float
     n: int
+    rho: float = 0.0
+
+    @property
+    def effective(self) -> float:
+        """The blocks the mean counts as: ``n·(1 − ρ)/(1 + ρ)``."""
+        return self.n * (1 - self.rho) / (1 + self.rho)
 
 
 def lag_one(values: np.ndarray, sessions: tuple[str, ...]) -> float:
@@ -165,7 +172,8 @@ def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
         return Mean(float(values.mean()) if n else math.nan, math.nan, math.nan, n)
     rho = lag_one(values, sessions)
     effective = n * (1 - rho) / (1 + rho)
-    return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n)
+    return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n,
+                rho)
 
 
 def compare(pairs: BlockPairs) -> stats.Comparison:
@@ -189,9 +197,7 @@ def compare(pairs: BlockPairs) -> stats.Comparison:
 
     half = stats.t_quantile(0.5 + stats.CONFIDENCE / 2, m.df) * m.se
     p = float(2 * stdtr(m.df, -abs(m.mean) / m.se))
-    rho = lag_one(pairs.log_ratios, pairs.sessions)
-    blocks = f"{TEST} over {n} blocks" + (f" ({n * (1 - rho) / (1 + rho):.0f} effective: lag-one {rho:.2f})"
-                                          if rho > 0 else "")
+    blocks = f"{TEST} over {n} blocks" + (f" ({m.effective:.0f} effective: lag-one {m.rho:.2f})" if m.rho > 0 else "")
     return stats.Comparison(ratio, math.exp(m.mean - half), math.exp(m.mean + half), p, TEST, n,
                             stats.detectable(m.se, m.df), m.se * math.sqrt(len(set(pairs.sessions))), se_log=m.se,
                             df=m.df, decided_by="; ".join(w for w in (blocks, pairs.caveat()) if w))
