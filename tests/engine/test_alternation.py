@@ -418,3 +418,8 @@ def test_a_targets_errors_come_once_each_why_clients_stopped_first_and_at_most_e
     assert (status, errors, stopped) == ("failed", ["refused", "worker 1 lost", "timed out"], 0)
     status, errors, _ = target_status(lost, [TargetEnd(errors=["worker 1 lost"])])  # type: ignore[arg-type]
     assert errors == ["worker 1 lost", "timed out"]
+
+
+def test_a_schedule_given_a_number_of_targets_and_no_seed_is_seed_zeros():
+    assert [slice_target(3, k) for k in range(24)] == [slice_target(3, k, 0) for k in range(24)] == schedule(3, 0, 24)
+    assert schedule(3, 0, 24) != schedule(3, 1, 24)  # the seed matters: seed 0 is a choice, not every seed's schedule

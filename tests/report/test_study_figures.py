@@ -390,3 +390,13 @@ def test_with_repetitions_the_fastest_variant_is_said_to_be_ranked_by_peaks_not_
     line = variant_headlines(structure_study)[0]
     assert line.endswith("fastest hash (by peaks: the variants ran in rounds of their own, one after another, and no "
                          "verdict compares them)."), line
+
+
+def test_an_overlap_names_its_runs_only_when_there_were_several():
+    from ycsbctl.report.study_headlines import _overlap_text
+
+    row = pd.Series({"overlaps": "unlink:set:2M@5s", "charged_to": "del:set:2M@5s"})
+    assert _overlap_text("joint", row, 1) == " (unlink:set:2M@5s: the server's evidence does not tell them apart)"
+    assert _overlap_text("joint", row, 2) == \
+        " (unlink:set:2M@5s (in 2 runs): the server's evidence does not tell them apart)"
+    assert _overlap_text("alone", row, 3) == ""

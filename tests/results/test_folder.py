@@ -190,8 +190,9 @@ def test_a_folder_has_one_writer_until_it_is_finalized(tmp_path):
     from ycsbctl.errors import UserError
 
     folder = ResultFolder.create(tmp_path, "exp", Manifest(experiment_id="exp"))
-    with pytest.raises(UserError, match="is being written by another ycsbctl"):
+    with pytest.raises(UserError, match="is being written by another ycsbctl") as refused:
         ResultFolder.reopen(folder.path)
+    assert refused.value.exit_code == 1  # not bad input (2): the same command succeeds once the writer is done
     folder.finalize("complete")
     again = ResultFolder.reopen(tmp_path / "exp")  # the writer is done: --resume may take it
     again.finalize("complete")
@@ -345,3 +346,10 @@ def test_a_runs_disturbance_events_are_written_to_its_own_events_part_with_its_r
     assert part[["event", "size", "stall_s", "ops_lost", "run_id", "target"]].to_dict("records") == [
         {"event": "del:set:2M@5s", "size": 2_000_000, "stall_s": 1.6, "ops_lost": 39_770.5, "run_id": run_id,
          "target": "redis"}]
+
+
+def test_a_secrets_name_followed_by_a_word_is_left_whole_in_prose_and_hidden_after_a_flag_or_an_equals_sign():
+    from ycsbctl.urls import redact_text
+
+    assert redact_text("the password field stays as written") == "the password field stays as written"
+    assert redact_text("--password hunter2 and redis.password=hunter2") == "--password *** and redis.password=***"

@@ -63,3 +63,16 @@ def test_a_version_only_one_folder_records_is_a_difference():
     assert differences(exp({"versions": {}}),
                        exp({"versions": {"ycsbctl": "0.1.0"}})) == ["versions.ycsbctl: None vs 0.1.0"]
     assert differences(exp({"versions": {"redis": "7.2.4"}}), exp({"versions": {"redis": "7.2.4"}})) == []
+
+
+def test_one_round_a_side_gets_the_between_run_bound_around_its_ratio_and_no_round_gets_nothing():
+    from ycsbctl.results import stats
+    from ycsbctl.results.folder_verdicts import ONE_ROUND, _one_round
+
+    nan = math.nan
+    one = _one_round(stats.Comparison(1.2, nan, nan, nan, "welch", 1, nan, nan), 0.05)
+    assert (one.low, one.high, one.test) == (1.2 / 1.05, 1.2 * 1.05, ONE_ROUND)
+    assert math.isclose(one.detectable, 1.05 ** 2 - 1)
+    for n in (0, 2):  # no round a side (no ratio to bound), or rounds whose test gave no interval: left as they are
+        c = stats.Comparison(1.2, nan, nan, nan, "welch", n, nan, nan)
+        assert _one_round(c, 0.05) is c

@@ -60,3 +60,12 @@ def test_the_real_ycsbs_facts_keep_what_this_version_knows_of_a_newer_documents(
 
     f = YcsbFacts.from_dict({"exit_code": 0, "version": "0.17.0", "a_later_field": [1]})
     assert (f.exit_code, f.version) == (0, "0.17.0")
+
+
+def test_client_cpu_per_operation_is_in_microseconds_of_cpu_over_the_operations():
+    from ycsbctl.results.model import PhaseResult
+
+    # 2.5 s of the engine's CPU over 1,000,000 operations: 2.5 µs each; no operation: no figure
+    r = PhaseResult("run", 8, 1000.0, 1_000_000, client_cpu_s=2.5)
+    assert r.client_us_per_op() == 2.5
+    assert math.isnan(PhaseResult("run", 8, 1000.0, 0, client_cpu_s=2.5).client_us_per_op())

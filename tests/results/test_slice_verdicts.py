@@ -156,3 +156,12 @@ def test_a_folder_without_slices_is_judged_exactly_as_before(tmp_path):
     v = exp.verdicts()
     pd.testing.assert_frame_equal(v, vd.plan_verdicts(exp.manifest.plan, exp.runs))
     assert sp.TEST not in set(v["test"]) and len(v) > 0
+
+
+def test_the_targets_rows_and_the_references_rows_part_the_slices_table_between_them():
+    rows = pd.DataFrame({"run_id": ["a", "ref", "b", "ref"], st.ROLE: [st.TARGET, st.REFERENCE, st.TARGET,
+                                                                      st.REFERENCE]})
+    assert st.targets_only(rows)["run_id"].tolist() == ["a", "b"]
+    assert st.reference_only(rows)["run_id"].tolist() == ["ref", "ref"]
+    older = rows.drop(columns=[st.ROLE])  # a table without roles holds the targets' slices only
+    assert st.targets_only(older)["run_id"].tolist() == ["a", "ref", "b", "ref"] and not len(st.reference_only(older))

@@ -103,3 +103,16 @@ def test_children_are_listed_at_the_first_read_and_every_third_after_it():
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_processs_cgroup_and_its_ancestors_are_found_under_the_mount_inside_a_cgroup_namespace():
+    from pathlib import Path
+
+    from ycsbctl.telemetry.cpu_limit import _dirs
+
+    mount = Path("/sys/fs/cgroup")
+    # the namespace's root is /a: /proc names the process's cgroup from the host's root, the mount shows /a's inside
+    assert _dirs(mount, "/a", "/a/b/c") == [mount / "b" / "c", mount / "b", mount]
+    assert _dirs(mount, "/a", "/a") == [mount]
+    assert _dirs(mount, "/", "/b/c") == [mount / "b" / "c", mount / "b", mount]
+    assert _dirs(mount, "/a", "/ab/c") == [mount / "ab" / "c", mount / "ab", mount]  # /ab is not under /a
