@@ -118,12 +118,16 @@ def test_del_stalls_for_as_long_as_slowlog_says_and_unlink_does_not(del_vs_unlin
     # 134 µs); the window's max (above) is where they show. tests/results/test_disturbance.py checks the
     # p99s exactly on a series whose slow share is known.
     assert d["max_latency_us"] > d["p99_before_us"]
-    # UNLINK frees the set in the background; so does DEL with lazyfree-lazy-user-del
-    # (not asserted: fewer operations lost — the background free competes for the cores over a longer window; what
-    # the headline then says is checked in test_the_headline_answers_…)
-    assert u["stall_s"] <= d["stall_s"] and u["stall_est_s"] < d["stall_est_s"]
-    assert lazy["stall_s"] <= d["stall_s"] and lazy["stall_est_s"] < d["stall_est_s"]
-    assert math.isnan(u["server_s"]) or u["server_s"] < d["server_s"] / 10
+    # UNLINK frees the set in the background; so does DEL with lazyfree-lazy-user-del: neither holds the server's
+    # main thread as the DEL does (SLOWLOG, where it logged them at all), and neither stalls for more whole intervals.
+    # Not asserted: fewer operations lost, or a smaller stall estimate. With no whole interval stalled, stall_est_s
+    # is the throughput's deficit over the command's own intervals, and on a busy 2-core host the background free
+    # competes with the server and the client for the cores there: a fresh-clone CI run with a core held busy read a
+    # lazyfree DEL at 0.51 s against the DEL's 0.34 s. What the headline then says is checked in
+    # test_the_headline_answers_…
+    assert u["stall_s"] <= d["stall_s"] and lazy["stall_s"] <= d["stall_s"]
+    for e in (u, lazy):
+        assert math.isnan(e["server_s"]) or e["server_s"] < d["server_s"] / 10
     # each action ran at its planned second (never before; how late is recorded), timed on its own
     for e in (d, u, lazy):
         assert e["started_s"] >= e["at_s"]
@@ -227,8 +231,18 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
                 said = f"{said}, not slowed"
             if isinstance(e["overlaps"], str) and e["overlaps"]:
                 # its window reached another event's (an UNLINK's lasts until its background free is done: past 5 s
-                # on a slow host): the line says where its cost went instead
-                assert f"{target} overlapped " in line, line
+                # on a slow host): the line says where its cost went, by how events.csv charged it
+                label = e["event"] + (f" #{int(e['occurrence'])}" if e["occurrence"] > 1 else "")
+                group = str(e["charged_to"]).split("+")
+                if e["charged_to"] == label:  # the server's evidence blamed it: the group's cost on its row
+                    assert f"{target} {said}" in line and f"overlapped {e['overlaps']}" in line, line
+                    assert "charged here by the server's evidence" in line, line
+                elif group[0] == label and len(group) > 1:  # the group's cost on its row, jointly
+                    others = [x.split(":", 1)[0].upper() for x in e["overlaps"].split(", ")]
+                    actions = "+".join([action.upper(), *others])
+                    assert f"{target} {actions} overlapped: {said}" in line and "together" in line, line
+                else:  # its cost went to the other event's row
+                    assert f"{target} overlapped " in line, line
                 continue
             assert f"{target} {said}" in line and lost in line, line
         lost = rows["ops_lost"]
