@@ -82,3 +82,31 @@ def test_the_lag_probes_counts_lie_in_the_span_its_recorder_rolls_out() -> None:
     assert nz.size and counts.spans["own", CLIENT_LAG] == (nz[0], nz[-1])
     kept = counts.compact().own[CLIENT_LAG]
     assert isinstance(kept, SparseCounts) and kept.index.tolist() == nz.tolist()
+
+
+def test_a_shipment_waits_until_its_due_time_and_not_a_turn_past_it_or_at_all_when_hurried(monkeypatch):
+    """``SliceLoop._until`` on a clock of its own (no real time asserted): the clock read 1 ms before the due time,
+    then 0.3 s further at each read; the wait ends at the first read past due, and reads none once hurried."""
+    from types import SimpleNamespace
+
+    from ycsbctl.engine import alternating_worker as aw
+
+    due, reads = 10**12, []
+
+    def clock() -> int:
+        reads.append(None)
+        return due - 1_000_000 + (len(reads) - 1) * 300_000_000
+
+    monkeypatch.setattr(aw, "time", SimpleNamespace(perf_counter_ns=clock))
+
+    async def wait(hurried: bool) -> None:
+        hurry = asyncio.Event()
+        if hurried:
+            hurry.set()
+        await aw.SliceLoop._until(SimpleNamespace(hurry=hurry), due)
+
+    asyncio.run(wait(False))
+    assert len(reads) == 2  # a wait of 1 ms, then past due: shipped
+    reads.clear()
+    asyncio.run(wait(True))
+    assert reads == []
