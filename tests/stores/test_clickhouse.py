@@ -232,3 +232,22 @@ def test_a_tables_parts_rows_and_index_bytes_are_what_clickhouse_client_reads_of
         clickhouse_client(clickhouse, f"DROP TABLE IF EXISTS {table}")
     assert table_parts(clickhouse.url, table) == {"bytes_on_disk": 0.0, "rows": 0, "parts": 0,
                                                   "primary_key_bytes_in_memory": 0.0}
+
+
+def test_the_recorded_settings_are_those_clickhouse_client_reads_as_changed_and_a_refusal_quotes_the_server(clickhouse):
+    """``describe`` records only the settings the server's profile changed (each with the value clickhouse-client
+    reads; the client's own session may change more), and a statement ClickHouse refuses is one line quoting its
+    reason."""
+    from ycsbctl.stores.clickhouse.admin import query
+
+    recorded = registry.for_url(clickhouse.url).describe(clickhouse.url).config["changed settings"]
+    changed = {name: value for name, value in clickhouse_client(
+        clickhouse, "SELECT name, value FROM system.settings WHERE changed FORMAT TSVRaw")}
+    [[total]] = clickhouse_client(clickhouse, "SELECT count() FROM system.settings")
+    assert set(recorded.items()) <= set(changed.items()) and len(recorded) < int(total) / 2
+    table = "no_such_table_" + uuid.uuid4().hex[:8]
+    with pytest.raises(ConnectionError) as refused:
+        query(clickhouse.url, f"SELECT * FROM {table}")
+    said = str(refused.value)
+    assert said.startswith(f"ClickHouse refused 'SELECT * FROM {table}': ") and table in said.split(": ", 1)[1]
+    assert "\n" not in said and "e.what()" not in said
