@@ -19,7 +19,7 @@ from tests.fixtures.cli import ycsbctl
 from tests.fixtures.notebook import execute_notebook
 from tests.fixtures.servers import need_redis_and_mongo_wire, start_redis
 from ycsbctl.results import load
-from ycsbctl.results.events import seconds_text
+from ycsbctl.results.events import event_label, seconds_text
 from ycsbctl.stores.disturb import parse_disturb
 from ycsbctl.stores.redis.disturb import RedisDisturber
 
@@ -232,7 +232,7 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
             if isinstance(e["overlaps"], str) and e["overlaps"]:
                 # its window reached another event's (an UNLINK's lasts until its background free is done: past 5 s
                 # on a slow host): the line says where its cost went, by how events.csv charged it
-                label = e["event"] + (f" #{int(e['occurrence'])}" if e["occurrence"] > 1 else "")
+                label = event_label(e["event"], int(e["occurrence"]))
                 group = str(e["charged_to"]).split("+")
                 if e["charged_to"] == label:  # the server's evidence blamed it: the group's cost on its row
                     assert f"{target} {said}" in line and f"overlapped {e['overlaps']}" in line, line

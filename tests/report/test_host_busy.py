@@ -14,7 +14,7 @@ def test_one_figure_where_the_mean_and_the_largest_round_alike_else_both():
     assert how_busy(pd.DataFrame({"host_foreign_pct": [40.2, 39.9]}), 2) == \
         "other programs used 40% of a core, on a host of 2 cores"
     # no foreign CPU: the steal, then the other benchmark; nothing for no runs
-    assert how_busy(pd.DataFrame({"host_foreign_pct": [0.0], "host_steal_pct": [30.0, ]})) == \
+    assert how_busy(pd.DataFrame({"host_foreign_pct": [0.0], "host_steal_pct": [30.0]})) == \
         "the hypervisor's steal took 30% of a core"
     assert how_busy(pd.DataFrame({"host_foreign_pct": [0.0]})) == "another benchmark measured on this host"
     assert how_busy(pd.DataFrame()) == ""

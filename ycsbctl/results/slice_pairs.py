@@ -144,8 +144,14 @@ class Mean:
 
     @property
     def effective(self) -> float:
-        """The blocks the mean counts as: ``n·(1 − ρ)/(1 + ρ)``."""
-        return self.n * (1 - self.rho) / (1 + self.rho)
+        """The blocks the mean counts as (:func:`effective_blocks`)."""
+        return effective_blocks(self.n, self.rho)
+
+
+def effective_blocks(n: int, rho: float) -> float:
+    """What ``n`` AR(1) blocks of lag-one correlation ``rho`` count as for the variance of their mean:
+    ``n·(1 − ρ)/(1 + ρ)``."""
+    return n * (1 - rho) / (1 + rho)
 
 
 def lag_one(values: np.ndarray, sessions: tuple[str, ...]) -> float:
@@ -171,7 +177,7 @@ def mean_of(values: np.ndarray, sessions: tuple[str, ...]) -> Mean:
     if n < 2:
         return Mean(float(values.mean()) if n else math.nan, math.nan, math.nan, n)
     rho = lag_one(values, sessions)
-    effective = n * (1 - rho) / (1 + rho)
+    effective = effective_blocks(n, rho)
     return Mean(float(values.mean()), float(values.std(ddof=1)) / math.sqrt(effective), max(effective - 1, 1.0), n,
                 rho)
 
