@@ -207,3 +207,37 @@ def test_a_processes_children_are_read_whole_however_long_their_list(tmp_path):
         for k in kids:
             k.kill()
             k.wait()
+
+
+def test_a_thread_whose_wchan_reads_0_is_on_a_run_queue_where_the_kernel_shows_its_processes_wchan(monkeypatch):
+    """wchan reads "0" for a thread on a run queue: running, or preempted between saying it would sleep and sleeping
+    (its stat still says S: a busy host's Redis main thread, at every other look). Once any thread of its process
+    was seen asleep in a named function, "0" counts it running; for a process whose wchan the kernel never showed
+    (another user's server, no symbols) it stays an ``other`` wait."""
+    from ycsbctl.telemetry import threads
+
+    def reads(*said: bytes):
+        files = iter(said)
+
+        def read_file(path: str, size: int = 4096) -> bytes:
+            assert path.endswith(("/stat", "/wchan")), path
+            return next(files)
+
+        monkeypatch.setattr(threads, "read_file", read_file)
+
+    def stat(letter: str) -> bytes:
+        return f"7 (redis-server) {letter} 1 7 7 0 -1 4194560 9 0 0 0 5 3 0 0 20 0 5 0 100 1 1".encode()
+
+    monkeypatch.setattr(threads, "_SHOWN", set())
+    reads(stat("S"), b"0")
+    assert threads.read_state(7, 7) == ("other", "")  # nothing of process 7 seen named yet
+    reads(stat("S"), b"futex_do_wait\n")  # its background thread
+    assert threads.read_state(7, 9) == ("lock", "futex_do_wait")
+    reads(stat("S"), b"0")
+    assert threads.read_state(7, 7) == ("running", "")
+    reads(stat("S"), b"do_epoll_wait")
+    assert threads.read_state(7, 7) == ("idle", "do_epoll_wait")
+    reads(stat("R"))
+    assert threads.read_state(7, 7) == ("running", "")
+    reads(stat("S"), b"0")
+    assert threads.read_state(8, 8) == ("other", "")  # another process: never seen named

@@ -189,10 +189,11 @@ def test_every_yardstick_process_ends_when_the_ycsbctl_that_started_it_is_killed
             return False
 
         wait_until(echo_listening, 30, "the yardstick's echo server listening, not yet served", 0.001)
+        # its own, listed just before the kill (reparented after it): never another test's yardstick started since
+        kids = psutil.Process(parent.pid).children(recursive=True)
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        kids = started()
-        assert kids
+        assert any("echo" in k.cmdline() for k in kids), kids
 
         def all_gone() -> bool:
             return not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]

@@ -6,12 +6,14 @@ that start is paid by every worker of every point (``python -m bench engine_star
 side by side). The forkserver is started by the first point of this process and lives as long as it
 does; each later worker is a ``fork`` of it.
 
-A forked worker is the same as a spawned one only while this process's environment is the one the
-server started with: a module reads the environment when it is imported (``ycsbctl.native``'s
-switch to the pure-Python path, OpenBLAS's thread count). When it differs (a test or a notebook set a
-variable since), that point's workers are spawned. The current directory and ``sys.path`` are the
-parent's at each start either way (multiprocessing hands them over), and the CPU set is not inherited:
-each worker takes the one its plan names (:attr:`ycsbctl.engine.worker.WorkerPlan.cpus`).
+A forked worker is the same as a spawned one only while the variables read as its modules are imported
+(:data:`AT_IMPORT`: ``ycsbctl.native``'s switch to the pure-Python path, OpenBLAS's thread count) are those the
+server started with. When one differs (a test or a notebook set it since), that point's workers are spawned.
+Any other variable is read as a worker runs, and a forked worker first takes this process's environment of the
+moment (:func:`take_environment`), so a notebook or test that changed one (a state folder, a certificate file)
+still gets forked workers that see it. The current directory and ``sys.path`` are the parent's at each start
+either way (multiprocessing hands them over), and the CPU set is not inherited: each worker takes the one its
+plan names (:attr:`ycsbctl.engine.worker.WorkerPlan.cpus`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1"}
 PRELOAD_ENV = "YCSBCTL_WORKER_PRELOAD"  # modules the fork server imports besides PRELOAD (comma-separated)
 START_ENV = "YCSBCTL_WORKER_START"  # "spawn": every worker a fresh interpreter (the fork server is the default)
 
-_server_env: dict[str, str] | None = None  # the environment the forkserver started with
+# Prefixes of the variables read as a worker's modules are imported, once in the fork server: Python's own, the
+# pure-Python switch (ycsbctl.native), numpy's BLAS and OpenMP threads, Arrow's, the loader's and the allocator's.
+AT_IMPORT = ("PYTHON", "YCSBCTL_PURE_PYTHON", "OMP_", "OPENBLAS_", "MKL_", "NUMEXPR_", "ARROW_", "LD_", "MALLOC_")
+
+_server_env: dict[str, str] | None = None  # the variables of AT_IMPORT the forkserver started with
 
 
 def worker_environment() -> dict[str, str]:
@@ -46,9 +52,14 @@ def worker_environment() -> dict[str, str]:
     return {**os.environ, **WORKER_ENV}
 
 
+def read_at_import(environ: dict[str, str]) -> dict[str, str]:
+    """The variables of ``environ`` that a worker's modules read as they are imported (:data:`AT_IMPORT`)."""
+    return {k: v for k, v in environ.items() if k.startswith(AT_IMPORT)}
+
+
 def worker_context() -> ForkServerContext | SpawnContext:
-    """The multiprocessing context a point's workers start from: the forkserver while this process's
-    environment is the one it started with (its first point starts it, importing :data:`PRELOAD`), else
+    """The multiprocessing context a point's workers start from: the forkserver while the variables of
+    :data:`AT_IMPORT` are those it started with (its first point starts it, importing :data:`PRELOAD`), else
     ``spawn``; ``spawn`` always when ``$YCSBCTL_WORKER_START`` says so (a workload plug-in that cannot be
     forked, or an A/B run)."""
     global _server_env
@@ -58,11 +69,20 @@ def worker_context() -> ForkServerContext | SpawnContext:
     if _server_env is None:
         server: ForkServerContext = mp.get_context("forkserver")
         server.set_forkserver_preload(PRELOAD)
-        _server_env = env
+        _server_env = read_at_import(env)
         return server
-    if env == _server_env:
+    if read_at_import(env) == _server_env:
         return mp.get_context("forkserver")
     return mp.get_context("spawn")
+
+
+def take_environment(environ: dict[str, str] | None) -> None:
+    """In a worker, before anything else: this process's environment becomes ``environ``, the controller's at the
+    point's start (:func:`worker_environment`; None: left as it is). A forked worker otherwise holds the fork
+    server's, as it was when the server started; a spawned one has it already, and this changes nothing."""
+    if environ is not None and environ != os.environ:
+        os.environ.clear()
+        os.environ.update(environ)
 
 
 def store_modules(stores: Iterable[Any]) -> list[str]:

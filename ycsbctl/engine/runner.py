@@ -23,7 +23,7 @@ from ycsbctl.engine.alternating_plugin_worker import AlternatingPluginWorker
 from ycsbctl.engine.alternating_worker import AlternatingWorker
 from ycsbctl.engine.alternation import check as check_alternation
 from ycsbctl.engine.collector import Collector
-from ycsbctl.engine.launch import started_with_worker_environment, worker_context
+from ycsbctl.engine.launch import started_with_worker_environment, worker_context, worker_environment
 from ycsbctl.engine.limits import check_workload_memory
 from ycsbctl.engine.messages import Done, Message, dispatch
 from ycsbctl.engine.plugin_worker import PluginWorker
@@ -143,11 +143,13 @@ class PhaseRunner:
         cpus = tuple(spec.cpus) if spec.cpus else tuple(sorted(os.sched_getaffinity(0))) \
             if hasattr(os, "sched_getaffinity") else None
         plans, t = [], 0
+        environ = worker_environment()  # what a spawned worker inherits; a forked one takes it (engine.launch)
         for p, n in enumerate(per_process):
             quotas = per_thread[t : t + n]
             if total:
                 quotas = [q if q else -1 for q in quotas]  # a thread with no operations does nothing
-            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker, cpus, os.getpid()))
+            plans.append(WorkerPlan(spec, p, self.processes, quotas, blocks[p], t, worker, cpus, os.getpid(),
+                                    environ))
             t += n
         return plans
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from ycsbctl.engine.launch import take_environment
 from ycsbctl.engine.messages import Done, Failed
 from ycsbctl.engine.worker import Worker, WorkerPlan
 from ycsbctl.errors import short_error
@@ -56,6 +57,7 @@ async def _ended_with(controller: int | None, work: Coroutine[Any, Any, Done | F
 def worker_main(plan: WorkerPlan, acked: Any, stop_flag: Any, start_event: Any, t_start: Any, out: Any) -> None:
     """Entry point of a worker process (forked or spawned: ``engine.launch``): runs :meth:`Worker.run` on uvloop (else
     asyncio) and sends its last message; a crash is reported as :class:`Failed`."""
+    take_environment(plan.environ)  # forked: the fork server's environment until now
     sigint_ignored_and_unblocked()  # the parent handles Ctrl-C and tells us to stop
     # The loop's thread waits at most this long for the GIL when another thread holds it (the queue's
     # feeder, pickling a second's report); at Python's default of 5 ms a second's shipping, then done

@@ -6,9 +6,11 @@ import contextlib
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a frame is made: the engine's fork server imports every store module
+    # (ycsbctl.engine.preload) and its workers never make one, so pandas (~0.5 s of a core) stays out of it
+    import pandas as pd
 
 # Columns every sampler's frame has; samplers add their own metric columns after these.
 BASE_COLUMNS = ("t_mono", "t_wall", "source")
@@ -103,6 +105,8 @@ def frame_of(samplers: list[Sampler]) -> pd.DataFrame:
     order), ``BASE_COLUMNS`` even when empty. One frame made of all the rows, not one per sampler and a concat:
     a point's end waits for it (``python -m bench point_overhead``), and a concat of a dozen small frames of
     unlike columns cost several times more."""
+    import pandas as pd
+
     rows = [row for s in samplers for row in s.rows]
     if not rows:
         return pd.DataFrame(columns=list(BASE_COLUMNS))

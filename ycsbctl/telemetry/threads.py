@@ -113,6 +113,36 @@ def _wchan(raw: bytes) -> str:
     return "" if name == "0" else name
 
 
+def _state(stat: bytes) -> bytes:
+    """The state letter of a /proc stat line (``S``, ``R``…)."""
+    close = stat.rfind(b")")
+    return stat[close + 2:close + 3]
+
+
+_SHOWN: set[int] = set()  # processes whose wchan the kernel was seen to show (a function's name, once)
+
+
+def _asleep_in(pid: int, base: str, state: bytes) -> tuple[bytes, str]:
+    """(state, the kernel function it sleeps in) of the thread at ``base`` (of process ``pid``) whose stat said
+    ``state``. The kernel writes ``0`` for the wchan of a thread on a run queue: running, or preempted after it
+    said it would sleep and before it did, its stat still saying S. A busy host's Redis main thread is found so
+    at every other look, and counting it asleep in an unknown function (an ``other`` wait) made a free Redis read
+    as "slept in 6 of 12 samples". So ``0`` is running (R) for a process whose wchan the kernel was seen to show
+    (any thread of it asleep in a named function: its Redis background threads in ``futex_do_wait``); for
+    another, it stays "" (``other``): the kernel writes ``0`` for every thread of a process we may not trace (an
+    other user's server) or where it has no symbols."""
+    if state == b"R":
+        return state, ""
+    wchan = _wchan(read_file(base + "wchan", 128))
+    if wchan:
+        if pid not in _SHOWN:
+            if len(_SHOWN) > 4096:  # pids are reused: a long-lived process forgets them all at once
+                _SHOWN.clear()
+            _SHOWN.add(pid)
+        return state, wchan
+    return (b"R", "") if pid in _SHOWN else (state, "")
+
+
 def ctxt_switches(status: bytes) -> tuple[int, int]:
     """A thread's voluntary and involuntary context switches since it started, from its /proc status
     (``voluntary_ctxt_switches:`` and, on the next line, ``nonvoluntary_ctxt_switches:``; a kernel
@@ -137,12 +167,11 @@ def read_thread(pid: int, tid: int, main: bool) -> ThreadReading | None:
     comm = stat[stat.find(b"(") + 1:close].decode(errors="replace")
     fields = stat[close + 2:].split(b" ", 20)
     vcsw, ivcsw = ctxt_switches(status)
-    wchan = ""
-    if fields[0] != b"R":
-        with contextlib.suppress(OSError):  # "0": it woke up between the two reads
-            wchan = _wchan(read_file(base + "wchan", 128))
+    state, wchan = fields[0], ""
+    with contextlib.suppress(OSError):  # gone since: as it was at its stat
+        state, wchan = _asleep_in(pid, base, state)
     return ThreadReading(role_of(comm, main), int(fields[11]) * TICK_S, int(fields[12]) * TICK_S,
-                         int(sched[0]), int(sched[1]), vcsw, ivcsw, wait_class(fields[0], wchan), wchan,
+                         int(sched[0]), int(sched[1]), vcsw, ivcsw, wait_class(state, wchan), wchan,
                          int(fields[19]))
 
 
@@ -151,9 +180,7 @@ def read_state(pid: int, tid: int) -> tuple[str, str] | None:
     small reads (``stat``, ``wchan``), for the polls between full readings."""
     base = f"/proc/{pid}/task/{tid}/"
     try:
-        stat = read_file(base + "stat", 1024)
-        state = stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3]
-        wchan = "" if state == b"R" else _wchan(read_file(base + "wchan", 128))
+        state, wchan = _asleep_in(pid, base, _state(read_file(base + "stat", 1024)))
     except OSError:
         return None
     return wait_class(state, wchan), wchan
