@@ -68,8 +68,7 @@ class WorkerPlan:
     worker: Any = None  # the Worker class that runs a plug-in workload (engine.plugin_worker); None: Worker
     cpus: tuple[int, ...] | None = None  # the CPU set it runs on (the client's if placed, else the parent's)
     controller: int | None = None  # pid of the process that runs the phase: the worker ends when it does
-    # the controller's environment at the point's start, taken before anything else (engine.launch.take_environment)
-    environ: dict[str, str] | None = None
+    environ: dict[str, str] | None = None  # the controller's, taken before anything else (launch.take_environment)
 
 
 def worker_rng(plan: WorkerPlan) -> np.random.Generator:
