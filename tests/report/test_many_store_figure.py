@@ -188,6 +188,8 @@ def test_a_note_wraps_at_spaces_to_the_width_it_is_given_with_every_word_kept():
         assert width(line) <= 150.0 or " " not in line
         if after:
             assert width(f"{line} {after.split()[0]}") > 150.0
+    blank = fig.text(0.5, 0.1, "  ", fontsize=8.5)  # a note of no words takes no line (no room kept for it)
+    assert wrap_to(blank, 150.0, renderer) == 0
 
 
 def test_exactly_the_cells_runs_csv_holds_degraded_are_dotted_in_white_over_their_stores_colour(study):

@@ -27,3 +27,16 @@ def test_an_admin_client_connects_without_reading_redis_pys_metadata_and_names_i
     if info is None:
         pytest.skip(f"redis-py {redis.__version__} reads its version once, at import (no DriverInfo before 6)")
     assert (info.name, info.lib_version) == ("redis-py", real("redis"))
+
+
+def test_an_admin_clients_connect_deadline_is_its_own_or_else_the_commands(redis_server):
+    """Connecting is bounded too: by ``connect_timeout_s`` where given, else by the commands' ``timeout_s``
+    (never unbounded: a server whose host drops the SYN would hold describe for the kernel's minutes)."""
+    for given, connect_s in ((None, 2.5), (0.5, 0.5)):
+        c = client(redis_server.url, 2.5, given)
+        try:
+            kwargs = c.connection_pool.connection_kwargs
+            assert (kwargs["socket_timeout"], kwargs["socket_connect_timeout"]) == (2.5, connect_s)
+            assert c.ping()
+        finally:
+            c.close()
