@@ -137,7 +137,7 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/looks.py": ["tests/results/test_stats.py",
                                 "tests/results/test_decisions.py", "tests/experiment/test_sequential.py"],
     # --repeat auto's rounds: when they stop, the rounds the budget was planned to hold.
-    "ycsbctl/experiment/sequential.py": ["tests/experiment/test_sequential.py",
+    "ycsbctl/experiment/sequential.py": ["tests/experiment/test_sequential.py", "tests/experiment/test_slice_looks.py",
                                          "tests/experiment/test_variant_stages.py"],
     # The run order: rounds of shuffled blocks (the targets at one thread count together).
     "ycsbctl/experiment/rounds.py": ["tests/experiment/test_rounds.py", "tests/experiment/test_variant_stages.py"],
@@ -362,7 +362,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/stores/http1.py": ["tests/stores/test_http1.py", "tests/stores/test_clickhouse.py",
                                 "tests/stores/test_elasticsearch.py", "tests/stores/test_slow_reply_deadline.py"],
     "ycsbctl/stores/deadline.py": ["tests/stores/test_slow_reply_deadline.py"],
-    "ycsbctl/stores/redis/admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_redis_tls.py"],
+    "ycsbctl/stores/redis/admin.py": ["tests/stores/test_slow_reply_deadline.py", "tests/stores/test_redis_tls.py",
+                                      "tests/stores/test_redis_admin_client.py"],
     "ycsbctl/stores/mysql_admin.py": ["tests/stores/test_slow_reply_deadline.py",
                                       "tests/stores/test_mariadb_sql_truth.py"],
     # MariaDB's wire path and SphinxQL: packets, length-encoded integers, text rows, ERR packets, quoting.
