@@ -12,6 +12,7 @@ call of the A/A pair is rare enough for a test (once in five hundred runs).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -111,7 +112,17 @@ def test_the_verdicts_are_slice_paired_the_held_server_worse_and_the_twin_never_
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     cell = next(c for c in json.loads(proc.stdout) if c["target"] == held and c["metric"] == "throughput")
-    assert cell["verdict"] == "worse" and cell["ci_high"] < 1, cell
+    # Worse, unless the blocks' lag-one correlation left fewer than three effective blocks, as decided_by says: 8
+    # blocks of 0.2 s whose ratios trend with the host's load across a session can read as ρ near its cap of 0.9,
+    # and then 0.4 effective blocks decide nothing, whatever the gap (t at 1 degree of freedom). A CI run on 30 Nov
+    # read the held server at 0.05x of a's operations and undecided (its decided_by was not kept; eight runs with two
+    # cores busy then read lag-one 0.00-0.39 and decided all eight). The point estimate is below 1 in every outcome.
+    assert cell["ratio"] < 1, cell
+    effective = re.search(r"\((\d+) effective: lag-one", cell["decided_by"] or "")
+    if effective is not None and int(effective.group(1)) < 3:
+        assert cell["verdict"] in ("worse", "undecided"), cell
+    else:
+        assert cell["verdict"] == "worse" and cell["ci_high"] < 1, cell
 
 
 def test_a_server_you_run_that_dies_mid_session_fails_alone_and_its_partner_goes_on(tmp_path: Path) -> None:
