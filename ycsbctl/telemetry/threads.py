@@ -129,8 +129,8 @@ def _asleep_in(pid: int, base: str, state: bytes) -> tuple[bytes, str]:
     at every other look, and counting it asleep in an unknown function (an ``other`` wait) made a free Redis read
     as "slept in 6 of 12 samples". So ``0`` is running (R) for a process whose wchan the kernel was seen to show
     (any thread of it asleep in a named function: its Redis background threads in ``futex_do_wait``); for
-    another, it stays "" (``other``): the kernel writes ``0`` for every thread of a process we may not trace (an
-    other user's server) or where it has no symbols."""
+    another, it stays "" (``other``): the kernel writes ``0`` for every thread of a process we may not trace
+    (another user's server) or where it has no symbols."""
     if state == b"R":
         return state, ""
     wchan = _wchan(read_file(base + "wchan", 128))
