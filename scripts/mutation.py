@@ -163,7 +163,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/results/slice_pairs.py": ["tests/results/test_slice_pairs.py", "tests/results/test_slice_verdicts.py"],
     "ycsbctl/results/reference_pairs.py": ["tests/results/test_reference_pairs.py"],
     "ycsbctl/results/reference_cells.py": ["tests/results/test_reference_pairs.py"],
-    "ycsbctl/report/compare_reference.py": ["tests/results/test_reference_pairs.py", "tests/report/test_compare.py"],
+    "ycsbctl/report/compare_reference.py": ["tests/report/test_compare_reference.py",
+                                            "tests/results/test_reference_pairs.py", "tests/report/test_compare.py"],
     "ycsbctl/results/slice_table.py": ["tests/results/test_slice_verdicts.py"],
     # Why a point was not compared, counted by cause; the host-busy findings said once; compare's JSON of cells
     # with no verdict.

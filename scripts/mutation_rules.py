@@ -29,8 +29,9 @@ RULES: dict[str, str] = {
     "cache-size": "maxsize= of functools.lru_cache: how many answers are kept, each the same computed again",
     "error-text-cap": "the length a binding's kept error message is cut to (the [:N] of what is assigned to "
                       "last_error): the message's tail, not a count or a status",
-    "poll-interval": "a positive number given to sleep() (time's or asyncio's): how long to wait before looking "
-                     "again; sleep(0), a yield to the other tasks, stays scored",
+    "poll-interval": "a positive number given to sleep() (time's or asyncio's), or one of a constant tuple of them "
+                     "named …DELAYS_S (a retry's waits): how long to wait before looking again; sleep(0), a yield "
+                     "to the other tasks, stays scored",
 }
 
 # matplotlib's drawing calls (the method or class name) and their style keywords.
@@ -87,6 +88,10 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and node.targets[0].id.endswith("TIMEOUT_S") and isinstance(node.value, ast.Constant)):
             out.update(dict.fromkeys(_numbers(node.value), "wait-timeout"))  # STOP_TIMEOUT_S = 30.0
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.endswith("DELAYS_S") and isinstance(node.value, ast.Tuple)
+                and all(isinstance(e, ast.Constant) for e in node.value.elts)):
+            out.update(dict.fromkeys(_numbers(node.value), "poll-interval"))  # BUSY_DELAYS_S = (0.001, 0.002)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # def f(..., timeout_s=1.0)
             a = node.args
             pairs = [*zip(a.args[len(a.args) - len(a.defaults):], a.defaults),

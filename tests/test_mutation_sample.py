@@ -101,5 +101,8 @@ def test_a_constant_named_timeout_s_is_a_timeout_and_other_constants_stay_scored
                  "READY_TIMEOUT_S = 60\n"
                  "TIMEOUT_SHARE = 0.5\n"            # 3: not a timeout in seconds
                  "MIN_STALL_S = 1.0\n"               # 4: a threshold
-                 "T_TIMEOUT_S = 2 * INTERVAL_S\n")   # 5: an expression, its 2 stays scored
-    assert got == {"1:30.0": "wait-timeout", "2:60": "wait-timeout"}
+                 "T_TIMEOUT_S = 2 * INTERVAL_S\n"    # 5: an expression, its 2 stays scored
+                 "BUSY_DELAYS_S = (0.001, 0.25)\n"   # 6: a retry's waits, each given to sleep()
+                 "RETRY_DELAYS_S = (0.5, 2 * X)\n")  # 7: an expression in it: all stay scored
+    assert got == {"1:30.0": "wait-timeout", "2:60": "wait-timeout", "6:0.001": "poll-interval",
+                   "6:0.25": "poll-interval"}

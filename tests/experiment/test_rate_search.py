@@ -123,7 +123,7 @@ def test_slo_specs(text, want):
 
 
 @pytest.mark.parametrize("text", ["p99", "p99<1", "p99<1h", "p98<1ms", "FETCH:p99<1ms", "99<1ms", "p99>1ms", "",
-                                  "p99<0ms"])
+                                  "p99<0ms", "p99<" + "9" * 400 + "ms"])  # the last: an infinite limit
 def test_malformed_slo_specs_are_one_line_naming_the_fix(text):
     with pytest.raises(UserError) as e:
         parse_slo(text)

@@ -32,4 +32,6 @@ def test_the_note_gives_the_references_median_ratio_and_the_cells_held():
     note = reference_note(refs, "A → B", None)
     assert note is not None and "3 cells read against" in note and "its own ratio 1.10× between the folders" in note
     assert "1 held undecided" in note and "control" not in note
+    refs[("b", "x", 64)] = _cell(1.0, 1.5)  # an even count: the mean of the two middle readings
+    assert "its own ratio 1.20× between the folders" in (reference_note(refs, "A → B", None) or "")
     assert reference_note({}, "A → B", None) is None

@@ -25,6 +25,8 @@ def test_forks_are_summed_per_target_and_the_longest_pause_is_named() -> None:
 def test_no_fork_and_no_column_say_nothing() -> None:
     assert persistence_findings(pd.DataFrame({"target": ["redis"], "server_forks": [0.0]}), ["redis"]) == []
     assert persistence_findings(pd.DataFrame({"target": ["redis"]}), ["redis"]) == []
+    assert persistence_findings(pd.DataFrame(), ["redis"]) == []  # no runs
+    assert persistence_findings(pd.DataFrame({"target": [], "server_forks": []}), ["redis"]) == []
 
 
 def test_the_shard_finding_names_the_busiest_shards_share_against_an_even_one_and_the_redirections() -> None:

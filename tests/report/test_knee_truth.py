@@ -46,6 +46,11 @@ def test_a_hand_built_ladder_with_a_clear_knee_gets_it_and_one_inside_its_noise_
     noisy = _runs({8: [700, 1000, 1300], 16: [1400, 2000, 2600], 32: [1450, 2050, 2650], 64: [1410, 2010, 2610]})
     said = _said(noisy)
     assert not KNEE.search(said) and "its throughput is flat within noise from 8 threads on" in said.lower(), said
+    # a ladder from one thread: one thread, singular; a flat ladder from there says so
+    one = _runs({1: [990, 1000, 1010], 2: [1980, 2000, 2020], 4: [2000, 2010, 2030]})
+    assert "stops growing at 2 threads (2.0k ops/s; 2.0k ops/s at 4 threads)" in _said(one).lower()
+    flat = _runs({1: [1980, 2000, 2020], 2: [1990, 2000, 2010]})
+    assert "flat within noise from 1 thread on (2.0k ops/s; 2.0k ops/s at 2 threads)" in _said(flat).lower()
 
 
 @pytest.mark.speed

@@ -31,3 +31,25 @@ def test_a_latency_axis_turns_to_ms_at_20000_us():
     assert latency_unit(20_000.0) == (1000.0, "ms")
     assert latency_unit(19_999.5) == (1.0, "µs")
     assert latency_unit(float("nan")) == (1.0, "µs")
+
+
+def test_two_labels_on_one_point_are_moved_apart_upwards_keeping_their_x():
+    """Two annotations drawn on the same point (two targets measured alike) overlap as drawn; spread: their boxes, as
+    the figure's own renderer draws them, are apart, the upper one above, both at the point's x."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ycsbctl.report.plot_style import spread_labels
+
+    fig = Figure(figsize=(6, 4))
+    ax = fig.add_subplot()
+    ax.plot([8, 16], [1.0, 2.0])
+    labels = [ax.annotate(text, (16, 2.0), xytext=(0, 6), textcoords="offset points") for text in ("redis", "valkey")]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)  # as the report's figures are by their legend's fitting before their labels are spread
+    before = [a.get_window_extent(renderer) for a in labels]
+    assert before[0].overlaps(before[1])
+    spread_labels(fig, labels)
+    after = [a.get_window_extent(renderer) for a in labels]
+    assert not after[0].overlaps(after[1]) and after[1].y0 > before[1].y0
+    assert [a.xyann[0] for a in labels] == [0, 0] and labels[0].xyann == (0, 6)

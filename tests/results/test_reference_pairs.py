@@ -31,24 +31,24 @@ MARGINS = host_drift.Margins({"throughput": 0.10, "p99": 0.10}, "test")  # the h
 
 def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, seed: int = 1,
                 cpus: tuple[int, ...] = (0, 1), ref_only: dict[int, float] | None = None,
-                busy: bool = False, blocks: int = 16) -> Path:
+                busy: bool = False, blocks: int = 16, targets: tuple[str, ...] = ("a", "b")) -> Path:
     """A folder of one round: a and b (b ``b_gap`` times as fast as in truth) measured in one alternated session
     per thread count beside the reference, every rate times ``host`` (the host's speed for this folder);
     ``ref_only``: threads -> a factor on the reference's rate alone in that cell's session; ``busy``: b's points
-    degraded by a busy host."""
+    degraded by a busy host; ``targets``: those measured (a subset of a and b)."""
     rng = np.random.default_rng(seed)
     f = ResultFolder.create(root, name, Manifest(experiment_id=name, plan={
-        "targets": ["a", "b"], "workloads": ["w"], "threads": list(THREADS), "baseline_target": "a"},
+        "targets": list(targets), "workloads": ["w"], "threads": list(THREADS), "baseline_target": targets[0]},
         reference={"on": True, "cpus": list(cpus)},
         servers={t: {"server_name": "redis", "server_version": "7.0.15", "kind": "redis", "settings": {}}
-                 for t in ("a", "b")}))
+                 for t in targets}))
     for threads in THREADS:
         rates = {t: v * host * (b_gap if t == "b" else 1.0) * ((ref_only or {}).get(threads, 1.0)
                                                                if t == "reference" else 1.0)
-                 for t, v in RATES.items()}
+                 for t, v in RATES.items() if t in (*targets, "reference")}
         s = session_slices(rng, rates, blocks, Noise(host_phi=0.9, host_sd=0.15, white_sd=0.02), warmup_blocks=1)
         session = f"w.t{threads}.r1"
-        for t in ("a", "b"):
+        for t in targets:
             r = record(t, 1, s[t], session=session, threads=threads)
             if busy and t == "b":
                 r.status = RunStatus.DEGRADED
@@ -170,6 +170,16 @@ def test_one_cells_reference_reading_far_from_the_others_holds_that_cell(tmp_pat
     assert cell(c, "b", 8)["verdict"] == "undecided"
     assert "lies far from the other cells'" in cell(c, "b", 8)["decided_by"]
     assert cell(c, "b", 2)["verdict"] == cell(c, "b", 4)["verdict"] == "worse"
+
+
+def test_three_shared_cells_are_enough_to_hold_the_one_whose_reference_reading_is_far(tmp_path):
+    """reference_cells.MIN_CELLS_FOR_OUTLIER (3): with one target at three thread counts, the burst on the reference
+    alone in B's 8-thread session holds that cell; the other two are read as before (not held)."""
+    a = make_folder(tmp_path, "A", targets=("a",))
+    b = make_folder(tmp_path, "B", seed=2, ref_only={8: 0.6}, targets=("a",))
+    c = compare([a, b], margins=MARGINS)
+    assert "lies far from the other cells'" in cell(c, "a", 8)["decided_by"]
+    assert not any("lies far" in cell(c, "a", t)["decided_by"] for t in (2, 4))
 
 
 def test_a_busy_host_in_one_folder_only_holds_its_cells(tmp_path):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 from ycsbctl.results.frames import Experiment
 from ycsbctl.results.reference_cells import ReferenceCell
@@ -22,7 +23,7 @@ def reference_note(refs: dict[tuple, ReferenceCell], label: str, control: str | 
     own ratio against the reference within the between-run bound)."""
     if not refs:
         return None
-    ratios = sorted(r.reference_ratio for r in refs.values())
+    median = statistics.median(r.reference_ratio for r in refs.values())
     held = sum(r.held is not None for r in refs.values())
     agree = ""
     if control is not None:
@@ -32,6 +33,6 @@ def reference_note(refs: dict[tuple, ReferenceCell], label: str, control: str | 
             agree = (f"; control {control} read {worst:.2f}× against the reference "
                      + ("(they agree)" if abs(worst - 1) <= DEFAULT_MARGIN else "(they disagree: see its cells)"))
     return (f"{label}: {len(refs)} cells read against each folder's reference server (its own ratio "
-            f"{ratios[len(ratios) // 2]:.2f}× between the folders, median over cells, divided out block by block)"
+            f"{median:.2f}× between the folders, median over cells, divided out block by block)"
             + (f"; {held} held undecided because the host differed beyond what it divides out" if held else "")
             + agree)
