@@ -129,9 +129,13 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
     host's drift between them cancels (two points one after the other moved ±20 % on this kind of VM and set
     quotas whose gaps came out from -6 % to +26 %). The quota is raised where the session's gap is above ``gap``
     and lowered where below; the response is far from proportional to the quota (a server whose quota runs out
-    stalls for the rest of each 100 ms period), hence the search. Returns the quota and one line per step."""
+    stalls for the rest of each 100 ms period), hence the search. The quota returned is interpolated (in log quota)
+    between the final bracket's two measured ends, where both were measured, rather than its geometric middle: a
+    step's gap moves about ±3 % between sessions, and the middle of a bracket whose ends read +2 % and +9 % for a 5 %
+    goal is no better a guess than the line through them. Returns the quota and one line per step."""
     lines = []
     lo, hi = 0.05, float(len(SERVER_CPUS))
+    seen_at: dict[float, float] = {}
     groups: dict[str, Any] = {}
     with servers(["held", "free"], {}, tmp, groups) as urls:
         for step in range(steps):
@@ -148,7 +152,14 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
             seen = 1 - held / free
             lines.append(f"dial step {step + 1}: quota {q:.3f} cores: {held:,.0f} against {free:,.0f} "
                          f"ops/s unheld in the same session, gap {seen:+.1%}")
+            seen_at[q] = seen
             lo, hi = (q, hi) if seen > gap else (lo, q)
+    if lo in seen_at and hi in seen_at and seen_at[lo] > seen_at[hi]:
+        share = (seen_at[lo] - gap) / (seen_at[lo] - seen_at[hi])  # where the gap falls between the ends, 0..1
+        q = math.exp(math.log(lo) + share * (math.log(hi) - math.log(lo)))
+        lines.append(f"dial: quota {q:.3f} cores, between {lo:.3f} ({seen_at[lo]:+.1%}) and {hi:.3f} "
+                     f"({seen_at[hi]:+.1%}) where the line through them reads {gap:+.1%}")
+        return q, lines
     return math.sqrt(lo * hi), lines
 
 
