@@ -8,7 +8,7 @@ block log ratios (``ycsbctl.results.slice_pairs.block_pairs``: what an A/A verdi
 ``--sweep``, one alternated session per slice length and its switch cost.
 
     .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--settle 0.02]
-        [--sweep 0.1,0.5,2]
+        [--sweep 0.1,0.5,2] [--pin]
 """
 
 from __future__ import annotations
@@ -117,16 +117,28 @@ def main() -> int:
     ap.add_argument("--settle", type=float, default=0.0,
                     help="s at each slice's start counted apart (Alternation.settle_s; 0: none)")
     ap.add_argument("--sweep", default="", help="slice lengths (s, comma-separated) to time the switch-over at")
+    ap.add_argument("--pin", action="store_true",
+                    help="the servers on the first CPU, this process and the engine's workers on the others: the "
+                         "scheduler's placement (a server beside or apart from its client) out of the ratios")
     args = ap.parse_args()
     props = _props(args.records)
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin:
+        if len(cpus) < 2:
+            ap.error("--pin needs two CPUs or more")
+        os.sched_setaffinity(0, cpus[1:])  # before the engine's fork server starts: its workers inherit it
     with tempfile.TemporaryDirectory(prefix="bench-alternation-") as tmp:
         servers = [start_redis(Path(tmp) / name) for name in ("a", "b")]
         try:
+            if args.pin:
+                for s in servers:
+                    os.sched_setaffinity(s.proc.pid, cpus[:1])
             for s in servers:
                 r = run_phase(PhaseSpec("load", s.url, props, threads=8))
                 assert r.status == "ok", r.errors
             print(f"alternation ÷ solo: workload-b, {args.threads} threads, {args.duration:g} s per target, "
-                  f"{args.slice:g} s slices (settle {args.settle:g} s), {args.records:,} records; "
+                  f"{args.slice:g} s slices (settle {args.settle:g} s), {args.records:,} records"
+                  f"{f'; servers on CPU {cpus[0]}, the client on {cpus[1:]}' if args.pin else ''}; "
                   f"load avg {os.getloadavg()[0]:.2f}")
             pairs: list[tuple[dict[str, float], dict[str, float]]] = []
             switches: list[float] = []
