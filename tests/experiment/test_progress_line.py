@@ -62,3 +62,30 @@ def test_a_start_over_2_s_says_once_what_it_waits_for_never_a_second_without_rep
     for t in _ticks(2.0, [5000, 5000, 0]):  # then its seconds, as any point's: none without a reply
         p.tick(t)
     assert capsys.readouterr().err == ""
+
+
+def test_a_ctrl_c_while_a_line_is_written_comes_after_it_and_later_lines_still_show(capsys, monkeypatch):
+    """SIGINT delivered inside rich's Console.__enter__, just after it counted its buffer open: the line is written
+    whole, the KeyboardInterrupt comes after it, and the next line (the sweep's "interrupted: …") shows. Without the
+    wait the buffer stayed counted open and every later line of the console was kept in it, unwritten."""
+    import signal
+
+    from rich.console import Console
+
+    p = Progress(5)
+    real = Console._enter_buffer
+    calls = {"n": 0}
+
+    def enter_then_sigint(console: Console) -> None:
+        real(console)
+        calls["n"] += 1
+        if calls["n"] == 1:
+            signal.raise_signal(signal.SIGINT)  # Python's handler raises KeyboardInterrupt here, in __enter__
+
+    monkeypatch.setattr(Console, "_enter_buffer", enter_then_sigint)
+    with pytest.raises(KeyboardInterrupt):
+        p.note("[2/5] basic workloadb 2 threads")
+    p.note("interrupted: no server of ours was running (the targets are URLs); keeping the finished points")
+    assert capsys.readouterr().err.splitlines() == [
+        "[2/5] basic workloadb 2 threads",
+        "interrupted: no server of ours was running (the targets are URLs); keeping the finished points"]

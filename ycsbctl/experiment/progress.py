@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from ycsbctl.engine.spec import Tick
+from ycsbctl.processes import deferred_signals
 
 STATUS_EVERY_S = 10  # plain mode: one status line per point every 10 s, as YCSB's status.interval
 SAY_WAIT_S = 2.0  # plain mode: a point still starting after this long says once what it waits for
@@ -60,10 +61,14 @@ class Progress:
         self._said_start = False  # plain mode: this point's start wait was said
 
     def note(self, message: str) -> None:
-        """A line that stays (provisioning choices, skipped targets, failures); it ends a :meth:`waiting` line."""
+        """A line that stays (provisioning choices, skipped targets, failures); it ends a :meth:`waiting` line.
+        A Ctrl-C waits for the line to be written: landing inside rich's ``Console.__enter__`` (its buffer counted
+        open, ``__exit__`` never run) it left every later line of this console in the buffer, the sweep's
+        "interrupted: …" among them (a fresh clone's test_ctrl_c_of_a_sweep_on_urls, 30 Nov)."""
         self._end_wait()
         if not self.quiet:
-            self.console.print(message, markup=False, soft_wrap=not self.console.is_terminal)
+            with deferred_signals():
+                self.console.print(message, markup=False, soft_wrap=not self.console.is_terminal)
 
     def _eta(self, t: Tick | None = None) -> str:
         """Time left: what the current point has left — by its planned seconds, or its operations left
@@ -96,11 +101,13 @@ class Progress:
         if self.live_mode and self._status is None:
             self._end_wait()
             self._waiting = self.console.status(what)
-            self._waiting.start()
+            with deferred_signals():  # as note's print: rich's Live state whole when a Ctrl-C lands
+                self._waiting.start()
 
     def _end_wait(self) -> None:
         if self._waiting is not None:
-            self._waiting.stop()
+            with deferred_signals():
+                self._waiting.stop()
             self._waiting = None
 
     def start_point(self, label: str, length: PointLength | None = None) -> None:
@@ -113,7 +120,8 @@ class Progress:
         if self.live_mode:
             # the engine's ticks before the start say what it waits for (Tick.starting): its processes, its clients
             status = self._status = self.console.status(f"[{self.done + 1}/{self.total}] {label}  starting…")
-            status.start()
+            with deferred_signals():
+                status.start()
         else:
             self.note(f"[{self.done + 1}/{self.total}] {label}")
 
@@ -169,7 +177,8 @@ class Progress:
 
     def end_point(self, summary: str) -> None:
         if self._status is not None:
-            self._status.stop()
+            with deferred_signals():
+                self._status.stop()
             self._status = None
         self.done += 1
         self.t_last_end = time.monotonic()
@@ -178,5 +187,6 @@ class Progress:
     def close(self) -> None:
         self._end_wait()
         if self._status is not None:
-            self._status.stop()
+            with deferred_signals():
+                self._status.stop()
             self._status = None
