@@ -12,7 +12,7 @@ from tests.fixtures.experiments import build_experiment, build_runs
 from ycsbctl.errors import UserError
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results import load
-from ycsbctl.results.folder import ResultFolder, RunRecord
+from ycsbctl.results.folder import ResultFolder, RunRecord, run_doc
 from ycsbctl.results.schema import Manifest
 
 
@@ -353,3 +353,18 @@ def test_a_secrets_name_followed_by_a_word_is_left_whole_in_prose_and_hidden_aft
 
     assert redact_text("the password field stays as written") == "the password field stays as written"
     assert redact_text("--password hunter2 and redis.password=hunter2") == "--password *** and redis.password=***"
+
+
+def test_a_run_without_its_compared_flag_is_compared_when_it_is_ok_and_only_then():
+    """run_doc's ``compared`` where the sweep set none (an older record, a load): ok is compared; degraded, failed
+    and interrupted are not; a flag given is kept as given."""
+    from ycsbctl.results.names import RunStatus
+
+    def doc(status: RunStatus, compared: bool | None = None) -> bool:
+        run = RunRecord("r.w.run.t8.r1", "r", "w", "run", 8, 1, status)
+        run.compared = compared
+        return run_doc(run)["compared"]
+
+    assert doc(RunStatus.OK) is True
+    assert [doc(s) for s in (RunStatus.DEGRADED, RunStatus.FAILED, RunStatus.INTERRUPTED)] == [False] * 3
+    assert doc(RunStatus.DEGRADED, True) is True and doc(RunStatus.OK, False) is False

@@ -165,3 +165,16 @@ def test_the_targets_rows_and_the_references_rows_part_the_slices_table_between_
     assert st.reference_only(rows)["run_id"].tolist() == ["ref", "ref"]
     older = rows.drop(columns=[st.ROLE])  # a table without roles holds the targets' slices only
     assert st.targets_only(older)["run_id"].tolist() == ["a", "ref", "b", "ref"] and not len(st.reference_only(older))
+
+
+def test_a_value_not_of_its_columns_type_is_named_in_a_read_table_and_blanked_in_one_being_built():
+    """slice_table.conform: with ``strict`` (a table read from a file) a flag that is text, or a count that is text,
+    is a ValueError naming the column, the value and the type wanted; without it the flag reads False and the count
+    NaN."""
+    row = {c: None for c in st.COLUMNS} | {"run_id": "r", "slice": 0, "operations": 10.0, "warmup": False}
+    with pytest.raises(ValueError, match=r"its column warmup holds 'x', not a flag"):
+        st.conform(pd.DataFrame([row | {"warmup": "x"}]), strict=True)
+    with pytest.raises(ValueError, match=r"its column operations holds 'ten', not a number"):
+        st.conform(pd.DataFrame([row | {"operations": "ten"}]), strict=True)
+    loose = st.conform(pd.DataFrame([row | {"warmup": "x", "operations": "ten"}]))
+    assert not loose["warmup"].iloc[0] and math.isnan(loose["operations"].iloc[0])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ycsbctl.results.tables import flag_impossible, run_row
+from ycsbctl.results.tables import flag_impossible, other_share, run_row
 
 
 def _doc(**result) -> dict:
@@ -117,3 +117,13 @@ def test_a_phase_results_error_rate_counts_timeouts_with_errors_as_the_run_row_d
     ops = {name: {"name": name, **op} for name, op in doc["result"]["ops"].items()}  # as a run JSON names each
     result = PhaseResult.from_dict({"phase": "run", "threads": 8, **doc["result"], "ops": ops})
     assert result.error_rate == pytest.approx(0.012) == pytest.approx(run_row(doc)["error_rate"])
+
+
+def test_the_hosts_other_share_adds_steal_to_other_programs_over_the_hosts_cores():
+    """host_other_share (the verdicts' covariate): (other programs' % + steal %) over 100 × the host's cores; a steal
+    not measured counts as none, an unknown foreign share or core count gives no share."""
+    assert other_share({"host_foreign_pct": 30.0, "host_steal_pct": 20.0}, 2) == 0.25
+    assert other_share({"host_foreign_pct": 30.0, "host_steal_pct": math.nan}, 2) == 0.15
+    assert other_share({"host_foreign_pct": 30.0, "host_steal_pct": None}, "2") == 0.15
+    assert math.isnan(other_share({"host_foreign_pct": math.nan, "host_steal_pct": 5.0}, 2))
+    assert math.isnan(other_share({"host_foreign_pct": 30.0}, None))

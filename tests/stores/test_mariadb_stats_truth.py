@@ -130,3 +130,28 @@ def test_mariadb_fulltext_space_refused_for_a_privilege_says_so_and_any_other_fa
         with pytest.raises(type(other)) as raised:
             database_bytes(Conn(other))
         assert raised.value is other
+
+
+def test_the_status_samplers_connection_is_gone_from_the_servers_processlist_once_closed(mariadb):
+    """MariaStatusSampler.close: the server's own processlist held the sampler's connection while it sampled and
+    no longer once it closed (a sampler left open is one more connection per point); closing one that never
+    connected does nothing."""
+    import time
+
+    from ycsbctl.stores.mariadb.stats import MariaStatusSampler
+
+    def listed(thread_id: int) -> bool:
+        rows = query(mariadb.url, f"SELECT COUNT(*) FROM information_schema.processlist WHERE id = {thread_id}", 10.0)
+        return bool(rows[0][0])
+
+    MariaStatusSampler(mariadb.url).close()  # never primed: no connection to close
+    s = MariaStatusSampler(mariadb.url)
+    s.prime()
+    assert s.conn is not None
+    thread_id = s.conn.thread_id()
+    assert listed(thread_id)
+    s.close()
+    deadline = time.monotonic() + 10
+    while listed(thread_id) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not listed(thread_id)

@@ -69,7 +69,8 @@ def conform(df: pd.DataFrame | None, strict: bool = False) -> pd.DataFrame:
             raise ValueError(f"its column {c} holds {str(out[c][bad].iloc[0])[:40]!r}, not a "
                              f"{'flag' if kind == 'bool' else 'number'}")
         if kind == "bool":
-            out[c] = values.fillna(False).astype(bool)
+            # (an object column: fillna(False) on the float column a text-only flag maps to warns in pandas 3)
+            out[c] = values.astype(object).where(values.notna(), False).astype(bool)
         elif kind == "int64" and values.notna().all():
             out[c] = values.astype("int64")
         else:
