@@ -400,3 +400,17 @@ def test_an_overlap_names_its_runs_only_when_there_were_several():
     assert _overlap_text("joint", row, 2) == \
         " (unlink:set:2M@5s (in 2 runs): the server's evidence does not tell them apart)"
     assert _overlap_text("alone", row, 3) == ""
+
+
+def test_a_timeline_label_names_a_slowdown_only_where_there_was_one():
+    """The disturbed point's timeline label (disturbance_report._label): the command's and the stall's lengths, and
+    "slowed" only for a slowdown that lasted (slow_s 0: none, so nothing said)."""
+    import pandas as pd
+
+    from ycsbctl.report.disturbance_report import _label
+
+    quiet = pd.Series({"event": "del:set:2M@3s", "command_s": 0.012, "stall_s": 0.0, "slow_s": 0.0})
+    assert _label(quiet) == "del:set:2M@3s, command 12 ms, stall 0 ms"
+    slowed = quiet.copy()
+    slowed["slow_s"] = 0.4
+    assert _label(slowed) == "del:set:2M@3s, command 12 ms, stall 0 ms, slowed 400 ms"
