@@ -154,7 +154,7 @@ def dial_quota(gap: float, threads: str, tmp: Path, records: int, seconds: float
                          f"ops/s unheld in the same session, gap {seen:+.1%}")
             seen_at[q] = seen
             lo, hi = (q, hi) if seen > gap else (lo, q)
-    if lo in seen_at and hi in seen_at and seen_at[lo] > seen_at[hi]:
+    if lo in seen_at and hi in seen_at:  # then seen_at[lo] > gap >= seen_at[hi]: the bisection's own rule
         share = (seen_at[lo] - gap) / (seen_at[lo] - seen_at[hi])  # where the gap falls between the ends, 0..1
         q = math.exp(math.log(lo) + share * (math.log(hi) - math.log(lo)))
         lines.append(f"dial: quota {q:.3f} cores, between {lo:.3f} ({seen_at[lo]:+.1%}) and {hi:.3f} "

@@ -85,13 +85,13 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
             for cut in ast.walk(node.value):
                 if isinstance(cut, ast.Slice) and cut.lower is None and isinstance(cut.upper, ast.Constant):
                     out.update(dict.fromkeys(_numbers(cut.upper), "error-text-cap"))
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id.endswith("TIMEOUT_S") and isinstance(node.value, ast.Constant)):
-            out.update(dict.fromkeys(_numbers(node.value), "wait-timeout"))  # STOP_TIMEOUT_S = 30.0
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id.endswith("DELAYS_S") and isinstance(node.value, ast.Tuple)
-                and all(isinstance(e, ast.Constant) for e in node.value.elts)):
-            out.update(dict.fromkeys(_numbers(node.value), "poll-interval"))  # BUSY_DELAYS_S = (0.001, 0.002)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+            if name.endswith("TIMEOUT_S") and isinstance(value, ast.Constant):
+                out.update(dict.fromkeys(_numbers(value), "wait-timeout"))  # STOP_TIMEOUT_S = 30.0
+            elif (name.endswith("DELAYS_S") and isinstance(value, ast.Tuple)
+                  and all(isinstance(e, ast.Constant) for e in value.elts)):
+                out.update(dict.fromkeys(_numbers(value), "poll-interval"))  # BUSY_DELAYS_S = (0.001, 0.002)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # def f(..., timeout_s=1.0)
             a = node.args
             pairs = [*zip(a.args[len(a.args) - len(a.defaults):], a.defaults),

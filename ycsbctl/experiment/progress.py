@@ -176,16 +176,17 @@ class Progress:
         return self.length.seconds is not None and t.second >= math.ceil(self.length.seconds - 1e-9)
 
     def end_point(self, summary: str) -> None:
-        if self._status is not None:
-            with deferred_signals():
-                self._status.stop()
-            self._status = None
+        self._stop_status()
         self.done += 1
         self.t_last_end = time.monotonic()
         self.note(f"  → {summary}")
 
     def close(self) -> None:
         self._end_wait()
+        self._stop_status()
+
+    def _stop_status(self) -> None:
+        """The point's live line stopped (a Ctrl-C waits for rich's Live to stop whole, as for :meth:`note`)."""
         if self._status is not None:
             with deferred_signals():
                 self._status.stop()
