@@ -4,13 +4,14 @@ once per plan, all targets alike or none, and really applied (the kernel's affin
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 
 import pytest
 
 from ycsbctl.engine.runner import PhaseRunner
 from ycsbctl.engine.spec import PhaseSpec, Tick
 from ycsbctl.errors import UserError
-from ycsbctl.experiment.placement import CONTROLLER_ENV, Placement, controller_placed, resolve_placement
+from ycsbctl.experiment.placement import ALTERNATED_WHY, CONTROLLER_ENV, Placement, controller_placed, resolve_placement
 from ycsbctl.experiment.plan import Plan
 from ycsbctl.experiment.resolve import resolve_study
 from ycsbctl.experiment.servers import ProvisionedServers
@@ -24,6 +25,13 @@ def test_auto_splits_the_cpus_in_halves_servers_first_from_four_cpus_and_split_f
     two = resolve_placement("auto", [], None, "native", False, [0, 1])  # measured: see AUTO_MIN_CPUS
     assert not two.split and two.why.startswith("2 usable CPUs: split only from 4") and "--placement split" in two.why
     assert two.headline() == "off (auto: 2 CPUs, splits from 4)"  # the console's line; the manifest keeps the why
+    # … but a plan that alternates its targets in one session splits from 2 (ALTERNATED_WHY: measured), saying why
+    alternated = resolve_placement("auto", [], None, "native", False, [0, 1], alternates=True)
+    assert alternated == Placement("split", (0,), (1,), ALTERNATED_WHY)
+    assert alternated.headline() == f"servers on CPU 0, client on CPU 1 ({ALTERNATED_WHY})"
+    assert resolve_placement("auto", [], None, "native", False, [0, 1, 2, 3], alternates=True).why == ""
+    assert not resolve_placement("auto", ["x (a server you run)"], None, "native", False, [0, 1], True).split
+    assert not resolve_placement("auto", [], None, "native", False, [0], alternates=True).split
     assert resolve_placement("split", [], None, "native", False, [0, 1]) == Placement("split", (0,), (1,))
     p = resolve_placement("split", [], [3], "native", False, [0, 1, 2, 3])
     assert (p.server_cpus, p.client_cpus, p.server_cpuset) == ((3,), (0, 1, 2), "3")
@@ -51,8 +59,12 @@ def test_auto_turns_placement_off_where_it_cannot_place_every_server_and_split_r
 def test_a_plan_resolves_its_placement_once_and_refuses_what_it_cannot_place():
     plan = Plan(workloads=["b"], targets=["redis", "valkey"])
     assert plan.placed is plan.placed  # resolved once
-    want = "split" if len(CPUS) >= 4 else "off"
+    assert plan.run_order[0] == "alternate"  # the default order: its targets alternate, split from 2 CPUs
+    want = "split" if len(CPUS) >= 2 else "off"
     assert plan.placed.mode == want and plan.to_dict()["placement_resolved"]["mode"] == want
+    for solo in (Plan(workloads=["b"], targets=["redis"]),  # one target, or two not alternated: from 4
+                 Plan(workloads=["b"], targets=["redis", "valkey"], order="blocks")):
+        assert solo.placed.mode == ("split" if len(CPUS) >= 4 else "off"), solo.run_order
     asked = Plan(workloads=["b"], targets=["redis", "valkey"], placement="split")
     assert asked.placed.split == (len(CPUS) > 1) and asked.to_dict()["placement_resolved"]["text"].startswith(
         "servers on CPU" if len(CPUS) > 1 else "servers and client float")
@@ -78,7 +90,9 @@ def test_the_workers_run_on_the_clients_cpus_one_per_cpu():
 
     def tick(t: Tick) -> None:
         if not t.starting:  # the workers place themselves before they connect, not before they exist
-            seen.extend(os.sched_getaffinity(pid) for pid in runner.pids())
+            for pid in runner.pids():
+                with suppress(ProcessLookupError):  # a worker that ended its part between the listing and here
+                    seen.append(os.sched_getaffinity(pid))
 
     r = runner.run(tick)
     assert r.operations > 0 and runner.processes == 1  # one worker per CPU of the client's set

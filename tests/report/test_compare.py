@@ -232,6 +232,25 @@ def test_skipped_targets_that_differ_are_listed_on_either_side_and_none_is_said(
     assert differences(exp(["keydb"]), exp(["keydb"])) == []
 
 
+def test_a_placement_that_differs_is_a_difference_and_a_folder_without_one_is_not():
+    """Pinned against floating moves a point (docs/benchmarks.md): the resolved placements' words, both sides, when
+    their mode or CPU sets differ; a manifest written before ycsbctl recorded the placement is no difference."""
+    from ycsbctl.experiment.placement import resolve_placement
+    from ycsbctl.report.folder_differences import differences
+
+    def exp(placed: dict | None) -> Experiment:
+        return in_memory_experiment({"plan": {} if placed is None else {"placement_resolved": placed}})
+
+    split = resolve_placement("auto", [], None, "native", False, [0, 1], alternates=True).to_dict()
+    off = resolve_placement("auto", [], None, "native", False, [0, 1]).to_dict()
+    assert differences(exp(split), exp(off)) == [f"placement: {split['text']} vs {off['text']}"]
+    assert split["text"].startswith("servers on CPU 0, client on CPU 1 (") and off["text"].startswith("servers and")
+    other_cpus = resolve_placement("split", [], [1], "native", False, [0, 1]).to_dict()
+    assert differences(exp(split), exp(other_cpus)) == [f"placement: {split['text']} vs {other_cpus['text']}"]
+    assert differences(exp(split), exp(dict(split, why="another why", text="other words"))) == []  # same CPUs
+    assert differences(exp(split), exp(None)) == differences(exp(None), exp(off)) == []
+
+
 def test_the_control_is_the_first_unchanged_common_target_in_plan_order():
     """redis and keydb unchanged, valkey upgraded: the control is redis, the first of the plan's unchanged ones; with
     nothing changed there is none (no drift to tell apart)."""

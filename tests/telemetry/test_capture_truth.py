@@ -4,6 +4,8 @@ pandas computing the same figures from the same rows another way, window by wind
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -91,6 +93,26 @@ def test_the_summary_is_mean_and_max_of_the_window_s_samples_as_pandas_computes_
     )
     assert s.net_share_of_baseline == pytest.approx(busier_gbit.mean() / 0.1)
     assert s.samples == 4 * len(INSIDE)
+
+
+def test_a_target_of_an_alternated_session_has_its_servers_rates_over_its_own_slices_and_the_clients_whole() -> None:
+    """duty: the target's share of the window (its slices; its server idle in the others'): the server's CPU, the
+    database's operations and its own connections' network rates are the window's means (pandas) over that share;
+    the client's CPU (it served every target), memory and counts stay the window's; the server CPU an operation cost
+    is the CPU over the target's own slices by its own throughput."""
+    whole, cap = _capture().summary(), _capture()
+    cap.duty, cap.throughput_ops = 0.25, 2000.0
+    s = cap.summary()
+    assert s.server_cpu_pct_mean == pytest.approx(_inside(SERVER_CPU).mean() / 0.25)
+    assert s.server_cpu_pct_max == pytest.approx(_inside(SERVER_CPU).max() / 0.25)
+    assert s.db_ops_per_s_mean == pytest.approx(_inside(DB_OPS).mean() / 0.25)
+    assert s.net_in_bytes_per_s_mean == pytest.approx(_inside(NET_IN).mean() / 0.25)
+    assert s.net_gbit_s_mean == pytest.approx(whole.net_gbit_s_mean / 0.25)
+    assert s.net_share_of_baseline == pytest.approx(whole.net_share_of_baseline / 0.25)
+    assert (s.client_cpu_pct_mean, s.client_cpu_pct_max) == (whole.client_cpu_pct_mean, whole.client_cpu_pct_max)
+    assert (s.server_rss_bytes_max, s.server_forks, s.connections_max) == (
+        whole.server_rss_bytes_max, whole.server_forks, whole.connections_max)
+    assert s.server_cpu_us_per_op == pytest.approx(_inside(SERVER_CPU).mean() / 0.25 * 1e4 / 2000.0, abs=1e-3)
 
 
 def test_the_engine_s_own_client_cpu_replaces_the_sampled_mean_and_raises_the_max_only_when_above_it() -> None:
@@ -242,6 +264,34 @@ def test_the_host_share_counts_client_and_server_only_when_the_server_runs_on_th
     assert here["host_share"] == round(used / 200, 3) == 0.3
     away = dataclasses.replace(EP, host="10.0.0.5")
     assert Capture(away, None, host_cores=2, frame=f, window=(1.6, 4.6)).bottleneck().evidence["host_share"] is None
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="a placed point needs 2 usable CPUs; this host has 1")
+def test_a_server_on_cpus_apart_from_the_clients_shares_no_core_with_it() -> None:
+    """A placed point: the server's process on one CPU (its affinity, as taskset leaves it), the client's workers on
+    another (``client_cpus``): no host share (host-cpu ruled out, as for a server on another host); a client set that
+    holds the server's CPU, or none given (a point not placed), keeps it."""
+    import subprocess
+
+    from ycsbctl.telemetry.process import ProcessSampler
+
+    cpus = sorted(os.sched_getaffinity(0))
+    server = subprocess.Popen(["sleep", "60"])
+    try:
+        os.sched_setaffinity(server.pid, {cpus[0]})
+        f = _frame()
+
+        def share(client_cpus: tuple[int, ...]) -> float | None:
+            c = Capture(EP, None, host_cores=2, frame=f, window=(1.6, 4.6), client_cpus=client_cpus,
+                        samplers=[ProcessSampler(server.pid)])
+            assert c.server_pid() == server.pid
+            return c.bottleneck().evidence["host_share"]
+
+        assert share((cpus[1],)) is None
+        assert share((cpus[0], cpus[1])) == share(()) == 0.3
+    finally:
+        server.kill()
+        server.wait()
 
 
 @pytest.mark.parametrize(("host", "url", "backend", "loopback_sampled"), [

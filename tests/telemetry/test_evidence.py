@@ -4,6 +4,7 @@ thread-role figures worked out by hand."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from ycsbctl.telemetry.evidence import rows_in
 
@@ -130,3 +131,19 @@ def test_wire_figures_are_the_means_of_the_readings_with_our_connections_and_non
     assert wire_figures(frame, (0.0, 12.0)) == {"bytes_per_s": 300.0, "packets_per_s": 4.0, "minrtt_ms": None}
     # readings of the wire but no byte rates (an older capture): nothing to say, not a KeyError
     assert wire_figures(frame.drop(columns=["wire_bytes_per_s"]), (0.0, 12.0)) == {}
+
+
+def test_over_duty_divides_the_rates_and_keeps_counts_shares_and_states():
+    """A role's or a side's figures over a target's own slices: ``…_pct`` and ``…_per_s`` over the duty, the rest as
+    read (threads, a kernel share, states, a flag)."""
+    from ycsbctl.telemetry.evidence import over_duty
+
+    fig = {"oncpu_pct": 30.0, "busiest_pct": 24.0, "runq_pct": 3, "vcsw_per_s": 90.0, "threads": 7,
+           "kernel_share": 0.4, "states": {"S": 3}, "bytes_per_s": 1e6, "packets_per_s": 80.0, "flag_pct": True,
+           "missing_pct": None}
+    got = over_duty(fig, 0.3)
+    assert set(got) == set(fig)
+    for k in ("oncpu_pct", "busiest_pct", "runq_pct", "vcsw_per_s", "bytes_per_s", "packets_per_s"):
+        assert got[k] == pytest.approx(fig[k] / 0.3)
+    for k in ("threads", "kernel_share", "states", "flag_pct", "missing_pct"):
+        assert got[k] == fig[k]

@@ -167,39 +167,39 @@ def test_every_yardstick_process_ends_when_the_ycsbctl_that_started_it_is_killed
 
     code = "from ycsbctl.telemetry import yardstick\nwhile True:\n    yardstick.measure()\n"
     parent = subprocess.Popen([sys.executable, "-c", code], env=env(), stdout=subprocess.DEVNULL)
-    born = psutil.Process(parent.pid).create_time()
-
-    def started() -> list[psutil.Process]:  # every yardstick process started since the parent was
-        found = []
-        for k in psutil.process_iter():
-            with contextlib.suppress(psutil.Error):
-                if str(yardstick.CHILD) in k.cmdline() and k.create_time() >= born:
-                    found.append(k)
-        return found
 
     kids: list[psutil.Process] = []
     try:
+        listed: list[tuple[list[psutil.Process], list[list[str]]]] = []
+
         def echo_listening() -> bool:  # its port printed (it listens first), no round trip begun
             assert parent.poll() is None
-            for k in started():
+            # its own processes, listed with their command lines in one pass (a reading that ends meanwhile takes its
+            # echo with it: the next pass lists the next reading's), never another test's yardstick started since
+            kids = psutil.Process(parent.pid).children(recursive=True)
+            lines = []
+            for k in kids:
                 with contextlib.suppress(psutil.Error):
-                    states = {c.status for c in k.net_connections("tcp")} if "echo" in k.cmdline() else set()
-                    if states == {psutil.CONN_LISTEN}:
-                        return True
-            return False
+                    line = k.cmdline()
+                    if "echo" in line and {c.status for c in k.net_connections("tcp")} == {psutil.CONN_LISTEN}:
+                        lines.append(line)
+            listed[:] = [(kids, lines)]
+            return bool(lines)
 
         wait_until(echo_listening, 30, "the yardstick's echo server listening, not yet served", 0.001)
-        # its own, listed just before the kill (reparented after it): never another test's yardstick started since
-        kids = psutil.Process(parent.pid).children(recursive=True)
+        (kids, lines), = listed
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        assert any("echo" in k.cmdline() for k in kids), kids
+        assert any(str(yardstick.CHILD) in line for line in lines), (kids, lines)
 
         def all_gone() -> bool:
             return not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
 
         wait_until(all_gone, 5, "every yardstick process gone after its parent was killed")
     finally:
+        if parent.poll() is None:  # the wait for its echo failed: the loop goes too
+            parent.kill()
+        parent.wait()
         for k in kids:
             with contextlib.suppress(psutil.Error):
                 k.kill()

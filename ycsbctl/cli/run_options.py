@@ -105,7 +105,8 @@ def round_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--placement", type=click.Choice(["auto", "split", "off"]), default="auto", show_default=True,
             help="split: the servers ycsbctl starts run on half the CPUs, the client's workers on the others "
                  "(2 CPUs: one each); off: both float over all CPUs [auto: split where every target's server "
-                 "is started here and there are 4 CPUs or more; off on fewer]."),
+                 "is started here and there are 4 CPUs or more, or 2 or more where the targets alternate; "
+                 "off otherwise]."),
         click.option("--baseline", default=None, metavar="TARGET",
             help="The target the others are compared with (ratio, interval, verdict) [default: the first]."),
         click.option("--alpha", type=FiniteFloatRange(0, 1, min_open=True, max_open=True), default=0.05,

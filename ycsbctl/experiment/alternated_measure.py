@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import zlib
 from contextlib import ExitStack
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 from ycsbctl.engine.alternation import Alternation
@@ -27,17 +27,12 @@ from ycsbctl.experiment.progress import PointLength, Progress
 from ycsbctl.experiment.study import Point, Study
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.model import PhaseResult
-from ycsbctl.results.schema import TelemetrySummary
 from ycsbctl.workload.plugin import why_not_alternated
 
 MIN_BLOCKS = 4  # blocks a target's point holds at least (its slice shortened for a short point: slice_of)
 # A server's rates over the session, made rates over its own slices (÷ its share of the session's time); its
 # memory, connections and maxima of levels are what they are. The network's figures only where they are the
 # server's own counters (a DB source): the loopback interface carries every target's bytes.
-SERVER_RATES = ("server_cpu_pct_mean", "server_cpu_pct_max", "db_ops_per_s_mean", "server_user_pct",
-                "server_system_pct", "server_vcsw_per_s", "server_ivcsw_per_s")
-SERVER_NET_RATES = ("net_in_bytes_per_s_mean", "net_out_bytes_per_s_mean", "net_gbit_s_mean", "net_gbit_s_max",
-                    "net_share_of_baseline")
 
 
 def why_not_together(points: list[Point], study: Study) -> str | None:
@@ -101,19 +96,6 @@ def session_point_length(study: Study, targets: int, reference: bool = False) ->
     return PointLength(duration_s + warmup_s, None)
 
 
-def own_slices(summary: TelemetrySummary, duty: float) -> TelemetrySummary:
-    """``summary`` (the session's, of one target's telemetry) with its server's rates over the target's own
-    slices: divided by ``duty``, the target's share of the session's measured time (0 < duty ≤ 1)."""
-    if not 0 < duty < 1:
-        return summary
-    names = list(SERVER_RATES)
-    if summary.net_source and summary.net_source != "net-lo":
-        names += SERVER_NET_RATES
-    known = {f.name for f in fields(summary)}
-    changed = {n: getattr(summary, n) / duty for n in names if n in known and getattr(summary, n) is not None}
-    return replace(summary, **changed)
-
-
 def session_view(result: PhaseResult, results: list[PhaseResult], measured_s: float) -> PhaseResult:
     """``result`` as the session's telemetry window sees it: the whole measured session (its runtime), the
     session's operations and client CPU (the client served every target throughout)."""
@@ -156,17 +138,20 @@ def _sampled(eps: list[Endpoint], runner: Any, spec: PhaseSpec, study: Study, pr
     with ExitStack() as stack:
         # every target's server (the reference's too) is ours in each target's host-busy check
         captures = [stack.enter_context(telemetry.sampling(ep, client_pids=runner.pids, baseline=b,
-                                                           peers=[e for e in eps if e is not ep]))
+                                                           peers=[e for e in eps if e is not ep],
+                                                           client_cpus=spec.cpus))
                     for ep, b in zip(eps, baselines)]
         results = runner.run_alternated(tick)
     measured_s = spec.duration_s or 0.0
     outs = []
     for capture, result in zip(captures, results):
         capture.align(session_view(result, results, measured_s))
+        duty = result.runtime_ms / 1000 / measured_s if measured_s > 0 else 1.0
+        # the server's figures over its own slices, and its per-operation costs over its own operations
+        capture.duty, capture.throughput_ops = duty, result.throughput_ops
         for warning in capture.warnings:
             if progress is not None:
                 progress.note(f"telemetry: {warning}")
-        duty = result.runtime_ms / 1000 / measured_s if measured_s > 0 else 1.0
-        summary = own_slices(capture.summary(), duty)
+        summary = capture.summary()
         outs.append(PointOutcome(result, capture.frame, summary, capture.bottleneck(summary).to_dict()))
     return outs + [PointOutcome(result=r) for r in results[len(captures):]]  # the reference: no telemetry

@@ -104,7 +104,7 @@ def _client_cpus(study: Study, placed: bool) -> tuple[int, ...]:
         return ()
     if placed:
         return study.placement.client_cpus
-    from ycsbctl.experiment.placement import usable_cpus
+    from ycsbctl.cpus import usable_cpus
 
     return tuple(usable_cpus())
 
@@ -144,7 +144,7 @@ def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, point: Point, study: Study,
     runner = (engine or engine_for(study)).prepare(spec)
     sampled = study.plan.telemetry
     if not (study.plan.disturb and spec.phase == "run"):
-        return _measure(ep, runner, sampled, progress, baseline, profile_dir)
+        return _measure(ep, runner, sampled, progress, baseline, profile_dir, spec.cpus)
     from ycsbctl.experiment.disturb import PointDisturbances
 
     assert spec.duration_s is not None  # the plan refuses --disturb without a duration
@@ -154,7 +154,7 @@ def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, point: Point, study: Study,
     try:
         disturbances.build()
         disturbances.start(runner)
-        out = _measure(ep, runner, sampled, progress, baseline)
+        out = _measure(ep, runner, sampled, progress, baseline, client_cpus=spec.cpus)
     finally:
         events = disturbances.finish(out.result.fine if out is not None and out.result is not None else None)
     assert out is not None
@@ -163,8 +163,9 @@ def _disturbed_or_not(ep: Endpoint, spec: PhaseSpec, point: Point, study: Study,
 
 
 def _measure(ep: Endpoint, runner: Any, sampled: bool, progress: Progress | None, baseline: Any,
-             profile_dir: Path | None = None) -> PointOutcome:
-    """The engine's run of ``runner``, inside the telemetry's sampling when ``sampled`` (the plan's ``--telemetry``)."""
+             profile_dir: Path | None = None, client_cpus: tuple[int, ...] | None = None) -> PointOutcome:
+    """The engine's run of ``runner``, inside the telemetry's sampling when ``sampled`` (the plan's ``--telemetry``);
+    ``client_cpus``: the workers' CPU set of a placed point."""
     tick = progress.tick if progress is not None else None
     if not sampled:
         return PointOutcome(result=runner.run(tick))
@@ -173,7 +174,7 @@ def _measure(ep: Endpoint, runner: Any, sampled: bool, progress: Progress | None
 
     if tick is not None:  # the samplers start before the engine: the live line says so (not "clients connect")
         tick(Tick.waiting("its telemetry samplers start"))
-    with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline) as capture, \
+    with telemetry.sampling(ep, client_pids=runner.pids, baseline=baseline, client_cpus=client_cpus) as capture, \
             profiling(profile_dir, telemetry.target_pids(ep, capture.server_pid()), runner.pids) as profile:
         result = runner.run(tick)
     capture.align(result)

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ycsbctl.cpus import narrowed, usable_cpus
 from ycsbctl.errors import UserError
 
 PLACEMENTS = ("auto", "split", "off")
@@ -30,6 +31,12 @@ PLACEMENTS = ("auto", "split", "off")
 # throughput, but doubled the variation between repetitions: whatever else runs lands on a pinned side,
 # which can no longer move away from it. With 4 or more each side keeps 2 CPUs to move between.
 AUTO_MIN_CPUS = 4
+# … except where the plan alternates its targets in one engine session: there a verdict lives on the paired slice
+# ratios inside each session, not on the variation between repetitions, and a split placement narrowed those (``python
+# -m bench alternation --pairs 12 --duration 5 --threads 16`` against ``--pin``, docs/benchmarks.md: an A/A pair's
+# block log ratio sd 0.074 split against 0.098 floating) and took an alternated point to a solo one's figures (a
+# floating one read slower, its p99 higher: the scheduler lands the two servers and the client differently).
+ALTERNATED_WHY = "auto: its targets alternate in one session, split from 2 CPUs"
 # Where the controller waits while a placed point runs: "server" (the servers' CPUs) or "float" (anywhere).
 # A benchmark's knob (``python -m bench placement`` compares the two), not a user's setting.
 CONTROLLER_ENV = "YCSBCTL_PLACE_CONTROLLER"
@@ -74,27 +81,24 @@ def _cpus(cpus: tuple[int, ...]) -> str:
     return ",".join(map(str, cpus))
 
 
-def usable_cpus() -> list[int]:
-    """The CPUs this process may run on (its affinity), in order."""
-    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(os.cpu_count() or 1))
-
-
 def resolve_placement(choice: str, unplaceable: list[str], server_cpus: list[int] | None, engine: str,
-                      cluster: bool, cpus: list[int] | None = None) -> Placement:
+                      cluster: bool, cpus: list[int] | None = None, alternates: bool = False) -> Placement:
     """The placement for a plan: ``choice`` (auto | split | off); ``unplaceable``: the targets whose server
     ycsbctl does not start on this host (with why, e.g. ``redis://h:1 (a server you run)``);
     ``server_cpus``: ``--server-cpus`` when given (the client gets the other CPUs); ``cpus``: the usable
-    CPUs (default: this process's affinity). ``auto`` is ``split`` wherever it can be from
-    :data:`AUTO_MIN_CPUS` CPUs on (or with ``--server-cpus``)."""
+    CPUs (default: this process's affinity); ``alternates``: the plan measures its targets alternated in one
+    engine session. ``auto`` is ``split`` wherever it can be from :data:`AUTO_MIN_CPUS` CPUs on, from 2 where the
+    plan alternates (:data:`ALTERNATED_WHY`), or with ``--server-cpus``."""
     if choice not in PLACEMENTS:
         raise UserError(f"unknown --placement {choice!r}: use one of {', '.join(PLACEMENTS)}")
     if choice == "off":
         return Placement("off", why="--placement off")
     cpus = sorted(cpus if cpus is not None else usable_cpus())
-    if choice == "auto" and len(cpus) < AUTO_MIN_CPUS and server_cpus is None:
-        return Placement("off", why=f"{len(cpus)} usable CPUs: split only from {AUTO_MIN_CPUS} (on fewer, pinning "
-                                    "doubled the variation between repetitions of a shared host); --placement split "
-                                    "asks for it", brief=f"auto: {len(cpus)} CPUs, splits from {AUTO_MIN_CPUS}")
+    if choice == "auto" and len(cpus) < AUTO_MIN_CPUS and server_cpus is None and not alternates:
+        return Placement("off", why=f"{len(cpus)} usable CPUs: split only from {AUTO_MIN_CPUS}, or where targets "
+                                    "alternate (on fewer, pinning doubled the variation between repetitions of a "
+                                    "shared host); --placement split asks for it",
+                         brief=f"auto: {len(cpus)} CPUs, splits from {AUTO_MIN_CPUS}")
     why = ("--cluster: the clients run on the Dask workers' hosts" if cluster else
            "--engine ycsb: the real YCSB's JVM is not placed" if engine != "native" else
            f"{len(cpus)} usable CPU: nothing to split" if len(cpus) < 2 else
@@ -111,20 +115,16 @@ def resolve_placement(choice: str, unplaceable: list[str], server_cpus: list[int
             raise UserError(f"--placement split: {why}", fix="drop --placement (auto turns it off and says why)")
         return Placement("off", why=why)
     half = len(cpus) // 2  # the servers the lower half, the client the rest (2 CPUs: one each)
-    return Placement("split", tuple(cpus[:half]), tuple(cpus[half:]))
+    why = ALTERNATED_WHY if choice == "auto" and len(cpus) < AUTO_MIN_CPUS else ""
+    return Placement("split", tuple(cpus[:half]), tuple(cpus[half:]), why)
 
 
 @contextmanager
 def controller_placed(placement: Placement) -> Iterator[None]:
     """While a placed point runs, this process (the controller) on the servers' CPUs; its affinity is
     given back afterwards, whatever happens. The workers it starts meanwhile set their own (``spec.cpus``)."""
-    if not placement.split or os.environ.get(CONTROLLER_ENV, "server") == "float" or not hasattr(os,
-                                                                                                 "sched_setaffinity"):
+    if not placement.split or os.environ.get(CONTROLLER_ENV, "server") == "float":
         yield
         return
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, placement.server_cpus)
-    try:
+    with narrowed(placement.server_cpus):  # the host's CPUs still read whole meanwhile (ycsbctl.cpus)
         yield
-    finally:
-        os.sched_setaffinity(0, before)

@@ -354,7 +354,8 @@ class Plan:
             elif (host := engine_for(t, self.docker_hosts)) and engine_address(host) is not None:
                 unplaceable.append(f"{t} (on the Docker engine {engine_address(host)})")
         cpus = parse_cpuset(self.server_cpus) if self.server_cpus else None
-        return resolve_placement(self.placement, unplaceable, cpus, self.engine, bool(self.cluster))
+        return resolve_placement(self.placement, unplaceable, cpus, self.engine, bool(self.cluster),
+                                 alternates=self.run_order[0] == "alternate")
 
     @property
     def run_order(self) -> tuple[str, str | None]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.errors import UserError
 from ycsbctl.experiment.live_console import Console
 from ycsbctl.experiment.result_sink import ResultSink
@@ -35,11 +36,6 @@ from ycsbctl.results import slice_table
 LABEL = "reference"  # its run ids' and slice rows' target
 SETTINGS = {"appendonly": "no", "save": ""}  # fixed: nothing written to disk (redis.conf says so too)
 ENV = "YCSBCTL_REFERENCE"
-
-
-def cpu_set() -> list[int]:
-    """The CPUs this process may run on (``taskset``: :func:`os.sched_getaffinity`)."""
-    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(os.cpu_count() or 1))
 
 
 def wanted(plan_value: bool | None) -> tuple[bool, str | None]:
@@ -74,8 +70,8 @@ class ReferenceServer:
     def _record(self, initial: bool = False) -> None:
         """The manifest's ``reference``: on or off and why, its server and settings, this run's CPUs."""
         ep = self.endpoint
-        doc: dict[str, Any] = {"on": self.on, "why_off": self.why_off, "settings": dict(SETTINGS), "cpus": cpu_set(),
-                               "target": LABEL}
+        doc: dict[str, Any] = {"on": self.on, "why_off": self.why_off, "settings": dict(SETTINGS),
+                               "cpus": usable_cpus(), "target": LABEL}
         if ep is not None:
             doc |= {"server_name": ep.server_name, "server_version": ep.server_version, "binary": ep.binary,
                     "server_cpus": self._cpus()}

@@ -4,9 +4,9 @@ read from what the user wrote."""
 from __future__ import annotations
 
 import math
-import os
 import re
 
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.errors import UserError
 from ycsbctl.user_input import whole_number
 
@@ -37,7 +37,7 @@ def parse_cpuset(text: str, here: bool = True) -> list[int]:
             cpus.update(range(whole_number(lo), whole_number(hi or lo) + 1))  # ASCII digits (user_input)
     except ValueError:
         raise UserError(f"--server-cpus {text!r} is not a cpuset: write e.g. 0, 0-3 or 0,2") from None
-    available = sorted(os.sched_getaffinity(0)) if here else sorted(cpus)
+    available = usable_cpus() if here else sorted(cpus)
     bad = sorted(cpus - set(available))
     if not cpus or bad:
         raise UserError(f"--server-cpus {text!r} names CPUs {bad} this host lacks: use CPUs from {available}")

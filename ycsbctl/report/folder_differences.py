@@ -32,6 +32,9 @@ def differences(base: Experiment, other: Experiment, held: dict[str, tuple[float
             va, vb = (None if v in ([], {}) else v for v in (va, vb))  # an older manifest may lack the key
             if va != vb:
                 out.append(f"{section}.{k}: {'none' if va is None else va} vs {'none' if vb is None else vb}")
+    pa, pb = (_placed(e) for e in (base, other))
+    if pa and pb and pa[0] != pb[0]:  # where the servers and the client ran: pinned or floating moves a point
+        out.append(f"placement: {pa[1]} vs {pb[1]}")
     ka, kb = ([s.target for s in e.manifest.skipped_targets] for e in (base, other))
     if ka != kb:
         out.append(f"skipped targets: {', '.join(map(str, ka)) or 'none'} vs {', '.join(map(str, kb)) or 'none'}")
@@ -46,3 +49,13 @@ def differences(base: Experiment, other: Experiment, held: dict[str, tuple[float
     held = held_differently(base.runs, other.runs) if held is None else held
     out += [held_text(t, pcts) for t, pcts in held.items()]
     return out
+
+
+def _placed(exp: Experiment) -> tuple[tuple[object, ...], str] | None:
+    """(the placement's mode and CPU sets, its words) from the manifest's ``placement_resolved``; None in a folder
+    written before ycsbctl recorded it."""
+    placed = (exp.manifest.plan or {}).get("placement_resolved")
+    if not isinstance(placed, dict) or "mode" not in placed:
+        return None
+    key = (placed["mode"], tuple(placed.get("server_cpus") or ()), tuple(placed.get("client_cpus") or ()))
+    return key, str(placed.get("text") or placed["mode"])

@@ -30,10 +30,10 @@ Thresholds (CPU in % of one core, so 350 means three and a half cores):
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.provision.base import Endpoint
 from ycsbctl.results.names import BOTTLENECK_SEVERITY, CPU_SATURATED
 from ycsbctl.stores import registry
@@ -63,11 +63,9 @@ class Bottleneck:
 
 
 def host_cores() -> int:
-    """Cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    """Cores this process may run on (:func:`ycsbctl.cpus.usable_cpus`: never the servers' set a placed point moved
+    the controller onto)."""
+    return len(usable_cpus())
 
 
 def server_cores(endpoint: Endpoint, cores: float | None = None, usable: float | None = None) -> float:

@@ -27,7 +27,7 @@ from ycsbctl.stores import registry
 from ycsbctl.stores.sampler import Sampler, frame_of
 from ycsbctl.telemetry import bottleneck as bn
 from ycsbctl.telemetry import evidence as ev
-from ycsbctl.telemetry.cpu_limit import cpu_quota_cores, usable_cores
+from ycsbctl.telemetry.cpu_limit import affinity, cpu_quota_cores, usable_cores
 from ycsbctl.telemetry.frame_figures import finite as _f
 from ycsbctl.telemetry.frame_figures import shard_balance, source_values, throttled_over
 from ycsbctl.telemetry.host import HostSampler
@@ -96,6 +96,13 @@ def _r3(v: float | None) -> float | None:
     return None if v is None else round(float(v), 3)
 
 
+# A server's rates over the window, which an alternated session's target has over its own slices only (Capture.duty);
+# a loopback interface's bytes ("net-lo") are every target's, not one server's
+SERVER_RATES = ("server_cpu_pct_mean", "server_cpu_pct_max", "db_ops_per_s_mean")
+SERVER_NET_RATES = ("net_in_bytes_per_s_mean", "net_out_bytes_per_s_mean", "net_gbit_s_mean", "net_gbit_s_max",
+                    "net_share_of_baseline")
+
+
 @dataclass
 class Capture:
     """What the samplers recorded around one run."""
@@ -103,6 +110,11 @@ class Capture:
     endpoint: Endpoint
     baseline: NetworkBaseline | None = None
     host_cores: int = field(default_factory=bn.host_cores)
+    client_cpus: tuple[int, ...] = ()  # the workers' CPU set of a placed point (() where they float)
+    # the target's share of the window in an alternated session (its own slices, outside which its server had no
+    # work): its server's rates in the summary (SERVER_RATES) and the evidence (threads, totals, its connections' bytes
+    # and packets) are over those; the client's stay the window's (it served every target)
+    duty: float = 1.0
     samplers: list[Sampler] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     frame: pd.DataFrame = field(default_factory=lambda: frame_of([]))
@@ -190,6 +202,9 @@ class Capture:
         lag_ms, _ = source_values(f, ("postgresql",), "repl_lag_ms")
         out.update(repl_lag_bytes_max=_f(lag.max()), repl_lag_ms_max=_f(lag_ms.max()))
         out.update(self._network())
+        if 0 < self.duty < 1:
+            own = [*SERVER_RATES, *(SERVER_NET_RATES if out.get("net_source") not in (None, "net-lo") else ())]
+            out.update({k: out[k] / self.duty for k in own if out.get(k) is not None})
         out.update(self._where_time_went(out.get("server_cpu_pct_mean")))
         out["samples"] = len(f)
         out["sampler_cpu_s"] = round(sum(s.cpu_s for s in self.samplers), 4)
@@ -242,9 +257,11 @@ class Capture:
     def _read_evidence(self) -> dict[str, Any]:
         server = ev.thread_roles(self.frame, "server-threads", self.window, self.interval_s)
         client = ev.thread_roles(self.frame, "client-threads", self.window, self.interval_s)
-        return {"server_threads": ev.working(server), "server": ev.side_totals(server),
+        own = ev.over_duty if 0 < self.duty < 1 else (lambda figures, _duty: figures)
+        return {"server_threads": {role: own(fig, self.duty) for role, fig in ev.working(server).items()},
+                "server": own(ev.side_totals(server), self.duty),
                 "client_threads": ev.working(client), "client": ev.side_totals(client),
-                "wire": ev.wire_figures(self.frame, self.window),
+                "wire": own(ev.wire_figures(self.frame, self.window), self.duty),
                 "host": ev.host_figures(self.frame, self.window)}
 
     def _where_time_went(self, server_cpu_pct: float | None) -> dict[str, Any]:
@@ -295,6 +312,12 @@ class Capture:
         return next((s.pid for s in self.samplers if isinstance(s, ProcessSampler) and s.source == "server-process"
                      and s.pid), None)
 
+    def _cores_apart(self, pid: int | None) -> bool:
+        """The server's process and the client's workers on CPU sets with no CPU in common (a placed point): they do
+        not take turns on any core, so their sum is no host limit. Unknown (a container, a point not placed): False."""
+        server = affinity(pid) if pid else None
+        return bool(self.client_cpus) and server is not None and not server & set(self.client_cpus)
+
     def bottleneck(self, summary: TelemetrySummary | None = None) -> bn.Bottleneck:
         """The run point's label from the mean figures of :meth:`summary` (``summary``: the one the caller
         has just made of this capture, not made again); each side's cores are at most what its cgroup CPU
@@ -313,7 +336,7 @@ class Capture:
             server_cores=bn.server_cores(self.endpoint, self.host_cores, server_limit),
             client_cpu_pct=s.client_cpu_pct_mean, client_cores=client_cores,
             host_cores=self.host_cores, net_gbit_s=s.net_gbit_s_mean, baseline_gbit_s=s.baseline_gbit_s,
-            shared_host=self.endpoint.host is None, net_source=s.net_source,
+            shared_host=self.endpoint.host is None and not self._cores_apart(pid), net_source=s.net_source,
             server_throttled_pct=s.server_throttled_pct, client_throttled_pct=client_throttled)
         b.evidence.update(server_usable_cores=server_limit, client_cpu_quota_cores=client_limit,
                           host_cores=self.host_cores, throughput_ops=self.throughput_ops,
@@ -330,15 +353,18 @@ class Capture:
 @contextmanager
 def sampling(endpoint: Endpoint, client_pids: Callable[[], Iterable[int]] | None = None, interval_s: float = 1.0,
              baseline: NetworkBaseline | None = None, container_mode: str = "stream",
-             evidence: bool = True, peers: Iterable[Endpoint] = ()) -> Iterator[Capture]:
+             evidence: bool = True, peers: Iterable[Endpoint] = (),
+             client_cpus: Iterable[int] | None = None) -> Iterator[Capture]:
     """Sample the server, the DB's own figures, the network and the client while the block runs.
 
     ``client_pids`` returns the engine's worker PIDs (called once per interval); ``peers``: the other targets of
-    the same engine session (their servers are ours, not other programs). Samplers that fail stop with one warning
-    in ``capture.warnings``; the block's own exceptions propagate.
+    the same engine session (their servers are ours, not other programs); ``client_cpus``: the workers' CPU set when
+    the point is placed (a server on CPUs apart from it shares no core with the client). Samplers that fail stop with
+    one warning in ``capture.warnings``; the block's own exceptions propagate.
     """
     samplers, notes = samplers_for(endpoint, client_pids, interval_s, container_mode, evidence, peers)
-    capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes), interval_s=interval_s)
+    capture = Capture(endpoint, baseline, samplers=samplers, warnings=list(notes), interval_s=interval_s,
+                      client_cpus=tuple(client_cpus or ()))
     for s in samplers:
         s.start()
     try:

@@ -161,12 +161,18 @@ def throttle_counts(group: Path) -> tuple[int, int] | None:
     return (stat.periods, stat.throttled) if stat is not None else None
 
 
-def affinity_cores(pid: int | None = None) -> int | None:
-    """How many cores ``pid`` (default: this process) may be scheduled on (None where unknown)."""
+def affinity(pid: int | None = None) -> frozenset[int] | None:
+    """The CPUs ``pid`` (default: this process) may be scheduled on (None where unknown: gone, or not Linux)."""
     try:
-        return len(os.sched_getaffinity(pid or 0))
+        return frozenset(os.sched_getaffinity(pid or 0))
     except (AttributeError, OSError):
         return None
+
+
+def affinity_cores(pid: int | None = None) -> int | None:
+    """How many cores ``pid`` (default: this process) may be scheduled on (None where unknown)."""
+    cpus = affinity(pid)
+    return None if cpus is None else len(cpus)
 
 
 def usable_cores(pid: int | None = None) -> float | None:

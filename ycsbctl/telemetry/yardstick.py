@@ -12,7 +12,6 @@ on a virtual machine, and an unpinned pair lands on either. The processes are st
 from __future__ import annotations
 
 import json
-import os
 import select
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.processes import deferred_signals
 from ycsbctl.results.yardstick import Reading
 
@@ -29,19 +29,12 @@ TRIPS = 1200  # round trips per reading (300 read a busy host as hardly slower: 
 TIMEOUT_S = 30.0  # a reading that takes longer (a host frozen meanwhile) is given up: TimeoutError
 
 
-def cpus() -> list[int]:
-    """The CPUs this process may use, in order (all of them where the OS cannot say)."""
-    if hasattr(os, "sched_getaffinity"):
-        return sorted(os.sched_getaffinity(0))
-    return list(range(os.cpu_count() or 1))
-
-
 def measure(trips: int = TRIPS, timeout_s: float = TIMEOUT_S) -> Reading:
     """One reading of the yardstick (longer on a busy host: the work is fixed; ``python -m bench yardstick``
     measures it). OSError or TimeoutError when its processes cannot run."""
     t0 = time.perf_counter()
     deadline = t0 + timeout_s
-    mine = cpus()[:MAX_CPUS]
+    mine = usable_cpus()[:MAX_CPUS]
     procs: list[subprocess.Popen[str]] = []
     try:
         server = _start(procs, "echo", mine[1] if len(mine) > 1 else mine[0])
