@@ -30,9 +30,6 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.workload.plugin import why_not_alternated
 
 MIN_BLOCKS = 4  # blocks a target's point holds at least (its slice shortened for a short point: slice_of)
-# A server's rates over the session, made rates over its own slices (÷ its share of the session's time); its
-# memory, connections and maxima of levels are what they are. The network's figures only where they are the
-# server's own counters (a DB source): the loopback interface carries every target's bytes.
 
 
 def why_not_together(points: list[Point], study: Study) -> str | None:

@@ -96,8 +96,9 @@ def _r3(v: float | None) -> float | None:
     return None if v is None else round(float(v), 3)
 
 
-# A server's rates over the window, which an alternated session's target has over its own slices only (Capture.duty);
-# a loopback interface's bytes ("net-lo") are every target's, not one server's
+# A server's rates over the window, which an alternated session's target has over its own slices only (Capture.duty:
+# ÷ its share of the session's time); its memory, connections and maxima of levels are what they are. The network's
+# figures only where they are the server's own counters: a loopback interface's bytes ("net-lo") are every target's
 SERVER_RATES = ("server_cpu_pct_mean", "server_cpu_pct_max", "db_ops_per_s_mean")
 SERVER_NET_RATES = ("net_in_bytes_per_s_mean", "net_out_bytes_per_s_mean", "net_gbit_s_mean", "net_gbit_s_max",
                     "net_share_of_baseline")
@@ -248,7 +249,7 @@ class Capture:
         (per role), the sides' totals, ``wire`` (bytes and packets per second on our connections) and
         ``host`` (:func:`ycsbctl.telemetry.evidence.host_figures`). Computed once per frame and window;
         each call gets its own copy."""
-        key = (len(self.frame), self.window, self.interval_s)
+        key = (len(self.frame), self.window, self.interval_s, self.duty)
         memo = self._evidence_memo
         if memo is None or memo[0] is not self.frame or memo[1] != key:
             memo = self._evidence_memo = (self.frame, key, self._read_evidence())
