@@ -147,3 +147,4 @@ def test_over_duty_divides_the_rates_and_keeps_counts_shares_and_states():
         assert got[k] == pytest.approx(fig[k] / 0.3)
     for k in ("threads", "kernel_share", "states", "flag_pct", "missing_pct"):
         assert got[k] == fig[k]
+    assert over_duty(fig, 1.0) == over_duty(fig, 0.0) == fig  # a whole window (or none): as read

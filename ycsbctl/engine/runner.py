@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.engine.aggregate import fine_series, series_frame, summaries
 from ycsbctl.engine.alternating_plugin_worker import AlternatingPluginWorker
 from ycsbctl.engine.alternating_worker import AlternatingWorker
@@ -65,7 +66,7 @@ def default_processes(url: str, phase: str = "run") -> int:
     fighting for the same cores). A load costs the client ~3× what it costs the server (50–65
     µs against 20–40 µs per record), so loads keep a worker per core (0.40–0.49× redis-benchmark
     HSET with 2, 0.33× with 1)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = len(usable_cpus())
     host = urlparse(url).hostname or ""
     local = not for_url(url).engine_only and (host.startswith(LOCAL_HOSTS) or host in ("", socket.gethostname()))
     return max(1, cores - 1) if local and phase == "run" else cores

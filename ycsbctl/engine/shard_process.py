@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import IO, Any
 
 from ycsbctl import __version__
+from ycsbctl.cpus import usable_cpus
 from ycsbctl.engine.messages import Done, Failed, Message, Ready
 from ycsbctl.engine.runner import PhaseRunner
 from ycsbctl.engine.shard_plan import ShardEnded, ShardPlan, ShardReady, ShardStarted
@@ -63,7 +64,7 @@ class Shard:
         self.starts.put(STOP)
 
     def _start_at(self) -> float:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        cores = len(usable_cpus())
         self.send(ShardReady(self.plan.index, socket.gethostname(), cores, self.runner.processes, __version__))
         t_wall = self.starts.get()
         if t_wall is STOP:

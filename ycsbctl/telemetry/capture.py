@@ -258,11 +258,10 @@ class Capture:
     def _read_evidence(self) -> dict[str, Any]:
         server = ev.thread_roles(self.frame, "server-threads", self.window, self.interval_s)
         client = ev.thread_roles(self.frame, "client-threads", self.window, self.interval_s)
-        own = ev.over_duty if 0 < self.duty < 1 else (lambda figures, _duty: figures)
-        return {"server_threads": {role: own(fig, self.duty) for role, fig in ev.working(server).items()},
-                "server": own(ev.side_totals(server), self.duty),
+        return {"server_threads": {role: ev.over_duty(fig, self.duty) for role, fig in ev.working(server).items()},
+                "server": ev.over_duty(ev.side_totals(server), self.duty),
                 "client_threads": ev.working(client), "client": ev.side_totals(client),
-                "wire": own(ev.wire_figures(self.frame, self.window), self.duty),
+                "wire": ev.over_duty(ev.wire_figures(self.frame, self.window), self.duty),
                 "host": ev.host_figures(self.frame, self.window)}
 
     def _where_time_went(self, server_cpu_pct: float | None) -> dict[str, Any]:

@@ -97,7 +97,9 @@ def working(roles: dict[str, dict[str, Any]], most: int = 6) -> dict[str, dict[s
 def over_duty(figures: dict[str, Any], duty: float) -> dict[str, Any]:
     """``figures`` with their rates (``…_pct`` of a core or of the window, ``…_per_s``) divided by ``duty``: over the
     share of the window that was the target's own (its slices of an alternated session), outside which its server
-    had no work; counts, shares and states as they were."""
+    had no work; counts, shares and states as they were. A duty outside (0, 1), a whole window: ``figures`` as given."""
+    if not 0 < duty < 1:
+        return figures
     return {k: v / duty if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith(("_pct", "_per_s"))
             else v for k, v in figures.items()}
 
