@@ -8,6 +8,7 @@ import tempfile
 
 pytest_plugins = [
     "tests.fixtures.session",
+    "tests.fixtures.sigterm",
     "tests.fixtures.servers",
     "tests.fixtures.sql_servers",
     "tests.fixtures.study_servers",
