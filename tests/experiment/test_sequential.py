@@ -148,6 +148,19 @@ def test_the_closing_line_says_how_many_rounds_would_decide_the_cells_left_open(
     assert line is not None and line.endswith("the difference each could have detected)")
 
 
+
+def test_the_length_of_the_rounds_needed_is_said_in_minutes_from_two_minutes_on():
+    """The closing line's length of the rounds needed (rounds in all × the rounds' length), worked out here: 4 rounds
+    of 29.75 s are 119 s, said in seconds; 4 of 30 s are 120 s, two minutes, said as "~2 min", never "~120 s"; 4 of
+    45 s are 3 min."""
+    from ycsbctl.experiment.sequential import OpenCell, need_text
+
+    cells = [OpenCell("a cell", 1.2)]  # after 3 rounds it needs ⌈3 × 1.2⌉ = 4 in all
+    assert looks.rounds_needed(1.2, 3) == 4
+    for round_s, length in ((29.75, "~119 s"), (30.0, "~2 min"), (45.0, "~3 min")):
+        assert need_text(cells, 3, round_s) == (f"; at their spread, about 4 rounds in all ({length} at ~{round_s:.0f} "
+                                                "s a round) would decide the last of them, were its ratio to hold")
+
 def test_the_rounds_stop_at_those_the_budget_was_planned_to_hold_after_the_first():
     import time
 

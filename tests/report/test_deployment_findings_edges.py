@@ -48,6 +48,16 @@ def test_exactly_the_most_fork_events_shown_need_no_more_line_and_one_past_it_do
     assert out[MAX_FORK_EVENTS:] == ["redis-rdb: 1 more fork event(s) (each point's server_events)."]
 
 
+
+def test_a_runs_table_without_run_ids_or_rows_has_no_fork_to_say():
+    """A fork is read from a point's record, found by its run id: a runs table without the run_id column (made by
+    hand, as the other findings take one) or without a row has none to look up, so nothing is said, and nothing
+    raised."""
+    runs, docs = _forks(2)
+    assert len(fork_findings(runs, docs, ["redis-rdb"])) == 2  # with its run ids: both points' forks
+    assert fork_findings(runs.drop(columns=["run_id"]), docs, ["redis-rdb"]) == []
+    assert fork_findings(runs.iloc[0:0], docs, ["redis-rdb"]) == []
+
 def test_the_shard_share_counts_run_points_only_and_a_target_without_a_share_says_nothing():
     runs = pd.DataFrame([
         {"target": "redis-cluster", "phase": "run", "shards": 3, "shard_ops_share_max": 0.36, "redirections": 4},

@@ -227,6 +227,26 @@ def test_every_bar_label_ends_inside_its_panel(study):
         assert highest <= top - 0.02 * ax.get_window_extent(renderer).height + 0.5, ax.get_title()
 
 
+
+def test_a_panels_top_is_raised_no_further_than_its_labels_need(study):
+    """The other side of the labels' headroom: a panel's top is either the axis's own (matplotlib's autoscale of its
+    bars, found again here) or raised until the label that needs the most room ends exactly 2 % of the panel below
+    its top edge (in px, by the figure's own renderer), on a log scale (the p99 panel) as on a linear one."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _figure(study)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    labelled = [ax for ax in fig.axes if ax.texts]
+    assert labelled or len(store_study(study).targets) > 3  # a crowded figure has none: the table holds them
+    assert not labelled or any(ax.get_yscale() == "log" for ax in labelled)
+    for ax in labelled:
+        box = ax.get_window_extent(renderer)
+        gap = box.y1 - 0.02 * box.height - max(t.get_window_extent(renderer).y1 for t in ax.texts)
+        top = ax.get_ylim()[1]
+        ax.autoscale(axis="y")  # the limits matplotlib gives the bars alone
+        assert abs(gap) <= 0.5 or top == pytest.approx(ax.get_ylim()[1], rel=1e-9), (ax.get_title(), gap, top)
+
 def test_the_legend_has_the_degraded_entry_only_when_a_measured_cell_is_degraded(tmp_path):
     """The legend's "degraded" entry stands for bars dotted in white: a study with a store that cannot answer some
     tests (hatched) but no degraded point has none; the module's studies (a busy store's points degraded) have it."""

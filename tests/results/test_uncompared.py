@@ -50,6 +50,20 @@ def test_a_host_busy_point_is_named_by_what_kept_the_host_busy_even_after_a_stal
     assert cause("degraded", None, said) == "no reply (stall)"
 
 
+
+def test_a_host_busy_point_whose_reason_is_the_hypervisors_steal_is_named_by_the_steal(monkeypatch) -> None:
+    """The hypervisor's steal makes a point host-busy as other programs' CPU does (docs/guide/why.md): a host-busy
+    point whose reason is the steal clause, as telemetry/why.py writes it (after a stall said first), is counted under
+    the steal, never under a bare "host busy" nor the stall."""
+    from ycsbctl.telemetry.why import foreign_busy
+
+    monkeypatch.setenv("YCSBCTL_HOST_BUSY_SHARE", "0.10")
+    steal = foreign_busy({"evidence": {"host_cores": 2, "host": {"foreign_pct": 0.0, "host_steal_pct": 30.0}}})
+    assert steal is not None and steal.startswith("the hypervisor gave 30% of a core")
+    said = f"no reply for 2.0 s, from 1.0 s into the point; {steal}"
+    assert cause("degraded", "host-busy", said) == "host busy: the hypervisor took CPU (steal)"
+    assert cause("degraded", None, said) == "no reply (stall)"
+
 def test_points_the_runs_table_marks_compared_are_not_explained() -> None:
     """A folder with the ``compared`` column (host-busy points of interleaved rounds are compared) reads it."""
     assert uncompared(_busy(_runs()).assign(compared=True), "redis") == []

@@ -94,6 +94,45 @@ def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse
     registry.for_url(url).clear(url, table)
 
 
+
+def test_a_statement_clickhouse_refuses_is_an_error_in_the_servers_own_words(clickhouse):
+    """A read, an insert, a scan and a plug-in's statement on a table that does not exist: ClickHouse refuses each
+    (an HTTP error status), so each is ERROR — never NOT_FOUND or OK from the rows of an error's text — with the
+    server's message kept, the one ``clickhouse-client`` (the native protocol) gets for the same statement."""
+    url, table = clickhouse.url, f"missing{uuid.uuid4().hex[:12]}"
+
+    async def go(bs):
+        b = bs[0]
+        read = await b.read(table, b"user1", None)
+        said = b.last_error
+        return (read, await b.insert(table, b"user1", field_values()), await b.scan(table, b"user", 5, None),
+                await b.ch(f"SELECT count() FROM {table}"), said)
+
+    read, insert, scan, ch, said = run_bindings(go, url)
+    assert (read, insert, scan, ch) == (Status.ERROR, Status.ERROR, Status.ERROR, (Status.ERROR, []))
+    out = subprocess.run(["clickhouse-client", "--host", "127.0.0.1", "--port", clickhouse.settings["tcp_port"],
+                          "--query", f"SELECT * FROM {table}"], capture_output=True, text=True, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode != 0 and f"Table default.{table} doesn't exist" in out.stderr, out.stderr
+    assert said.startswith("ClickHouse: Code: 60") and f"Table default.{table} doesn't exist" in said, said
+
+
+def test_a_url_without_a_port_is_the_http_port_clickhouses_own_config_opens():
+    """``clickhouse://host`` goes to the port the clickhouse-server package's own config.xml (its ``http_port``) has
+    the HTTP interface listen on, not a port of ours."""
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
+    from ycsbctl.stores.clickhouse.admin import address
+
+    packaged = Path("/etc/clickhouse-server/config.xml")
+    if not packaged.exists():
+        pytest.skip("clickhouse-server is not installed (its package's config.xml: scripts/setup.sh --for-tests)")
+    port = int(ET.parse(packaged).getroot().findtext("http_port") or 0)
+    assert port > 0
+    assert address("clickhouse://db.example") == ("db.example", port, "default")
+    assert address("clickhouse://db.example/other") == ("db.example", port, "other")
+
 def test_the_footprint_is_the_databases_active_parts_bytes_on_disk_as_system_parts_says(clickhouse):
     url = clickhouse.url
     proto = registry.for_url(url)

@@ -99,3 +99,15 @@ def test_a_mongodb_targets_properties_are_checked_against_its_url_before_anythin
             proto.check_properties(url, props)
     assert "drop -p mongodb.driver=pymongo" in proto.plugin_refusal({"mongodb.driver": " PyMongo "})
     assert proto.plugin_refusal({}) is None and proto.plugin_refusal({"mongodb.driver": "wire"}) is None
+
+
+def test_a_collections_count_is_the_documents_the_server_counts_in_it(mongo_db):
+    """The store's count (collStats' count, or estimatedDocumentCount where a server has no collStats) against the
+    documents inserted and pymongo's own exact count (countDocuments); a collection that does not exist holds 0."""
+    from ycsbctl.stores import registry
+
+    url, db = mongo_db
+    db["usertable"].insert_many([{"_id": f"user{i}", "field0": b"x"} for i in range(37)])
+    proto = registry.for_url(url)
+    assert proto.count(url, "usertable") == db["usertable"].count_documents({}) == 37
+    assert proto.count(url, "nothere") == 0

@@ -142,6 +142,32 @@ def test_a_raw_admin_socket_reads_no_longer_than_the_deadline_leaves_and_tells_s
     assert err.value.got == 0
 
 
+
+def test_a_librarys_own_shorter_wait_on_a_deadline_socket_is_its_own_timeout_not_the_deadline():
+    """DeadlineSocket (redis-py's admin socket): a read the library bounds with a timeout of its own shorter than the
+    call's deadline ends at the library's timeout as the library's own ``TimeoutError`` — not a DeadlinePassed saying
+    a deadline of 30 s passed after a fraction of a second — and so does a read made before any request (no deadline
+    yet). A listener that never says a byte; the library's 0.2 s is far inside the 30 s deadline at any speed."""
+    from ycsbctl.stores.deadline import DeadlineSocket
+    from ycsbctl.stores.redis.admin import command_name
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        with socket.create_connection(silent.getsockname(), timeout=5) as sock:
+            wrapped = DeadlineSocket(sock, "redis at the listener", 30.0, command_name)
+            wrapped.settimeout(0.2)  # the library's own wait
+            with pytest.raises(TimeoutError) as before:
+                wrapped.recv(16)  # no request yet: no deadline
+            assert not isinstance(before.value, DeadlinePassed)
+            wrapped.sendall(b"*1\r\n$4\r\nPING\r\n")  # a request: its deadline starts
+            assert wrapped.deadline is not None and wrapped.deadline.call == "PING"
+            t0 = time.monotonic()
+            with pytest.raises(TimeoutError) as own:
+                wrapped.recv(16)
+            assert not isinstance(own.value, DeadlinePassed), str(own.value)
+            assert time.monotonic() - t0 < 30.0 and wrapped.gettimeout() == 0.2  # the library's timeout kept
+
 def test_a_pymysql_admin_connection_ends_at_its_deadline_while_the_greeting_drips():
     """Sphinx's and MariaDB's admin calls (stores/mysql_admin.py): PyMySQL's read_timeout alone would read the
     greeting byte by byte for as long as it comes."""
@@ -157,6 +183,23 @@ def test_a_pymysql_admin_connection_ends_at_its_deadline_while_the_greeting_drip
     assert err.value.args == (2013, f"sphinx at 127.0.0.1:{d.port} did not finish its handshake reply within 1 s")
     assert 1.0 <= took < _whole_s(mysql_greeting()), took  # not the whole greeting's drip
 
+
+
+def test_a_mariadb_admin_statement_past_its_deadline_is_named_by_its_first_two_words(mariadb):
+    """A real MariaDB answering ``SELECT SLEEP(5)`` no sooner than 5 s after it is asked, with a deadline of 1 s: the
+    line names the server and the statement by its first two words as sent (the call a user recognises), never the
+    first word alone."""
+    from urllib.parse import urlsplit
+
+    import pymysql
+
+    from ycsbctl.stores.mariadb.session import query
+
+    parts = urlsplit(mariadb.url)
+    with pytest.raises(pymysql.err.OperationalError) as err:
+        query(mariadb.url, "SELECT   SLEEP(5) AS waited", 1.0)
+    assert err.value.args == (2013, f"mariadb at {parts.hostname}:{parts.port} timed out: no reply to SELECT "
+                                    "SLEEP(5) within 1 s")
 
 def test_a_deadline_no_caller_said_ends_any_command_in_one_line_exit_1(resp):
     """The CLI's last word (cli._Group.invoke): an admin call past its deadline where no caller turned it into a

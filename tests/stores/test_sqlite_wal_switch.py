@@ -108,3 +108,47 @@ def test_closing_a_binding_closes_its_connection_and_a_second_close_is_harmless(
     with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
         conn.execute("SELECT 1")
     assert b.conn is None and not (tmp_path / "ycsb.db-wal").exists()
+
+
+def test_a_busy_write_is_tried_again_after_sqlites_own_delays_shortest_first(tmp_path: Path, monkeypatch):
+    """A write SQLite answers SQLITE_BUSY is tried again after the delays of SQLite's own busy handler
+    (``sqliteDefaultBusyCallback`` in SQLite's main.c: 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms), in that
+    order from the first: a lock let go during the third wait costs 1 + 2 + 5 ms of waiting, not the longest delay
+    first. The truth is SQLite's source and the row another connection reads back."""
+    import asyncio
+
+    from ycsbctl.stores.binding import Status
+    from ycsbctl.stores.sqlite.binding import SqliteBinding
+
+    path = tmp_path / "ycsb.db"
+    connect(str(path), 5.0).close()  # in WAL: the other's write lock leaves readers be
+    other = _locked(path)  # BEGIN IMMEDIATE: every other writer is answered SQLITE_BUSY until its COMMIT
+    waits: list[float] = []
+    sleep = time.sleep
+
+    def waited(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 3:
+            other.execute("COMMIT")
+        sleep(seconds)
+
+    b = SqliteBinding(str(path), 5.0)
+
+    async def main() -> tuple:
+        await b.connect()
+        try:
+            monkeypatch.setattr(time, "sleep", waited)
+            return await b.sql("INSERT INTO t VALUES (42)")
+        finally:
+            monkeypatch.setattr(time, "sleep", sleep)
+            await b.close()
+
+    try:
+        assert asyncio.run(main()) == (Status.OK, [], 1)  # one row written
+    finally:
+        other.close()
+    assert waits == [0.001, 0.002, 0.005]  # SQLite's first three delays (ms), in order
+    assert b.counts["sqlite_busy_calls"] == 1
+    reader = sqlite3.connect(path)
+    assert reader.execute("SELECT a FROM t").fetchall() == [(42,)]
+    reader.close()
