@@ -167,7 +167,6 @@ def test_the_targets_rows_and_the_references_rows_part_the_slices_table_between_
     assert st.targets_only(older)["run_id"].tolist() == ["a", "ref", "b", "ref"] and not len(st.reference_only(older))
 
 
-
 def test_a_points_slices_keyed_with_the_references_role_are_the_references_and_without_a_role_a_targets():
     """slice_table.keyed, as experiment/reference.py keys the reference server's slices (role ``reference``) and
     results/folder.py a target's (no role in its key): each row carries the role its key gave, so the reference's
@@ -180,6 +179,7 @@ def test_a_points_slices_keyed_with_the_references_role_are_the_references_and_w
     assert len(st.reference_only(ref)) == len(slices) and not len(st.targets_only(ref))
     mine = st.keyed(slices, {**key, "run_id": "a.w.run.t4.r1", "target": "a"})
     assert mine[st.ROLE].tolist() == [st.TARGET] * len(slices) and not len(st.reference_only(mine))
+
 
 def test_a_value_not_of_its_columns_type_is_named_in_a_read_table_and_blanked_in_one_being_built():
     """slice_table.conform: with ``strict`` (a table read from a file) a flag that is text, or a count that is text,
