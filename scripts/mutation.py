@@ -169,7 +169,8 @@ TESTS: dict[str, list[str]] = {
     # Why a point was not compared, counted by cause; the host-busy findings said once; compare's JSON of cells
     # with no verdict.
     "ycsbctl/results/causes.py": ["tests/results/test_uncompared.py"],
-    "ycsbctl/report/host_busy.py": ["tests/report/test_degraded_readers.py", "tests/report/test_summary_truth.py"],
+    "ycsbctl/report/host_busy.py": ["tests/report/test_host_busy.py", "tests/report/test_degraded_readers.py",
+                                    "tests/report/test_summary_truth.py"],
     "ycsbctl/report/folder_status.py": ["tests/report/test_summary_truth.py", "tests/report/test_degraded_readers.py"],
     "ycsbctl/report/compare_json.py": ["tests/report/test_degraded_readers.py", "tests/report/test_compare.py"],
     # The host yardstick: its readings, the host factor between folders and its division.

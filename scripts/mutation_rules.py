@@ -15,7 +15,8 @@ import ast
 RULES: dict[str, str] = {
     "drawing-style": "a number in a matplotlib drawing call's style keyword (font size, line width, marker size, "
                      "cap size, transparency, figure size, dpi, z-order, label rotation and offset, legend columns, "
-                     "margins of subplots_adjust): how a mark looks, not where it is nor what it says",
+                     "margins of subplots_adjust, the panels' width and height ratios of subplots): how a mark "
+                     "looks, not where it is nor what it says",
     "wait-timeout": "a number given as a timeout (timeout=, timeout_s=, connect_timeout= of any call, the client "
                     "libraries' socket_timeout=, socket_connect_timeout=, read_timeout=, write_timeout=, "
                     "serverSelectionTimeoutMS=, connectTimeoutMS=, socketTimeoutMS=, pymongo's timeoutMS=, or as the "
@@ -46,6 +47,9 @@ STYLE_KEYWORDS = frozenset({
     "labelpad", "xytext"})  # xytext only with textcoords="offset …" (else it is a place in the data)
 # subplots_adjust's margins are the figure's layout (an axis limit, set_ylim(bottom=...), is not style).
 LAYOUT_KEYWORDS = frozenset({"left", "right", "top", "bottom", "wspace", "hspace"})
+# subplots' panel proportions (keywords, or keys of its gridspec_kw dict): the panels' share of the figure's
+# width and height, as figsize is the whole's (text fitted to a panel, report/text_fit.py, fits any width)
+RATIO_KEYWORDS = frozenset({"width_ratios", "height_ratios"})
 # ... and the client libraries' own names: redis-py's socket timeouts, PyMySQL's read/write, pymongo's (ms, and
 # timeoutMS, its client-side limit of each operation)
 TIMEOUT_KEYWORDS = frozenset({"timeout", "timeout_s", "connect_timeout", "socket_timeout", "socket_connect_timeout",
@@ -107,8 +111,13 @@ def by_rule(tree: ast.AST) -> dict[int, str]:
             if kw.arg == "xytext" and not _offset(call):
                 continue
             if name in DRAWING_CALLS and (kw.arg in STYLE_KEYWORDS
-                                          or (name == "subplots_adjust" and kw.arg in LAYOUT_KEYWORDS)):
+                                          or (name == "subplots_adjust" and kw.arg in LAYOUT_KEYWORDS)
+                                          or (name == "subplots" and kw.arg in RATIO_KEYWORDS)):
                 out.update(dict.fromkeys(_numbers(kw.value), "drawing-style"))
+            elif name == "subplots" and kw.arg == "gridspec_kw" and isinstance(kw.value, ast.Dict):
+                for key, value in zip(kw.value.keys, kw.value.values):  # {"width_ratios": [3, 3, 1.4]}
+                    if isinstance(key, ast.Constant) and key.value in RATIO_KEYWORDS:
+                        out.update(dict.fromkeys(_numbers(value), "drawing-style"))
             elif kw.arg in TIMEOUT_KEYWORDS:
                 out.update(dict.fromkeys(_numbers(kw.value), "wait-timeout"))
             elif kw.arg == "indent" and name in ("dump", "dumps"):

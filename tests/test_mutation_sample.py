@@ -96,6 +96,17 @@ def test_a_rule_sets_aside_style_and_timeout_numbers_and_nothing_that_feeds_a_fi
                                              "error-text-cap", "cache-size"}
 
 
+def test_subplots_panel_ratios_are_drawing_style_and_the_grid_and_other_keys_stay_scored():
+    got = _ruled(
+        "axes = fig.subplots(1, 3, gridspec_kw={'width_ratios': [3, 3, 1.4], 'left': 0.2})\n"  # 1: 1, 3, left scored
+        "axes = fig.subplots(2, 1, height_ratios=(2, 1.5))\n"
+        "gs = GridSpec(1, 2, width_ratios=[7, 8])\n"                 # 3: not subplots: stays scored
+        "panels = layout(gridspec_kw={'width_ratios': [5, 6]})\n")   # 4: not subplots: stays scored
+    assert got == {"1:3": "drawing-style", "1:1.4": "drawing-style", "2:2": "drawing-style", "2:1.5": "drawing-style"}
+    ruled = _ruled("axes = fig.subplots(1, 3, gridspec_kw={'width_ratios': [9, 9, 1.4]})\n")
+    assert ruled == {"1:9": "drawing-style", "1:1.4": "drawing-style"}  # the grid's 1 and 3 stay scored
+
+
 def test_a_constant_named_timeout_s_is_a_timeout_and_other_constants_stay_scored():
     got = _ruled("STOP_TIMEOUT_S = 30.0\n"
                  "READY_TIMEOUT_S = 60\n"

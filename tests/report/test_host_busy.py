@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ycsbctl.report.host_busy import how_busy
+from ycsbctl.report.host_busy import host_busy_findings, how_busy
+from ycsbctl.results.causes import HOST_BUSY
 
 
 def test_one_figure_where_the_mean_and_the_largest_round_alike_else_both():
@@ -18,3 +19,22 @@ def test_one_figure_where_the_mean_and_the_largest_round_alike_else_both():
         "the hypervisor's steal took 30% of a core"
     assert how_busy(pd.DataFrame({"host_foreign_pct": [0.0]})) == "another benchmark measured on this host"
     assert how_busy(pd.DataFrame()) == ""
+
+
+def test_the_points_measured_on_a_busy_host_are_named_each_once_one_alone_as_itself() -> None:
+    """Which points the host-busy finding names: the targets and thread counts of the rows built here, each once,
+    joined with "and" (several) or alone (one) — a table written by hand, so the names are known."""
+    def runs(rows: list[tuple[str, int, str]]) -> pd.DataFrame:
+        return pd.DataFrame([{"workload": "a", "phase": "run", "status": status, "target": target, "threads": threads,
+                              "bottleneck": HOST_BUSY if status == "degraded" else None}
+                             for target, threads, status in rows])
+
+    several = host_busy_findings(runs([("redis", 1, "degraded"), ("redis", 2, "degraded"),
+                                       ("mongodb", 2, "degraded"), ("basic", 1, "ok")]))
+    assert len(several) == 1 and several[0].startswith("3 of the 4 points (redis and mongodb at 1 and 2 threads) "), \
+        several
+    one = host_busy_findings(runs([("redis", 4, "degraded"), ("redis", 8, "ok")]))
+    # "1 of the 2 point" before
+    assert len(one) == 1 and one[0].startswith("1 of the 2 points (redis at 4 threads) was measured"), one
+    alone = host_busy_findings(runs([("redis", 4, "degraded")]))
+    assert len(alone) == 1 and alone[0].startswith("1 point (redis at 4 threads) was measured"), alone

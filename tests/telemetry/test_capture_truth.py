@@ -392,3 +392,23 @@ def test_a_server_reached_through_a_relay_is_the_process_listening_on_the_urls_p
         assert local_server_pid(via) == os.getpid()
     direct = Endpoint(target="redis", protocol="redis", url=redis_server.url, backend="external")
     assert local_server_pid(direct) == redis_server.proc.pid
+
+
+def test_a_url_listing_several_hosts_finds_the_server_of_its_first_host(tmp_path) -> None:
+    """A URL that lists two local redis-servers (``redis://a,b/0``): the server found is the first host's, the
+    process the test started for it and the PID that server itself reports (INFO ``process_id``), not the
+    second's nor none."""
+    import redis
+
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.telemetry.server_processes import local_server_pid
+
+    a, b = start_redis(tmp_path / "a"), start_redis(tmp_path / "b")
+    try:
+        own = redis.Redis(port=a.port).info("server")["process_id"]
+        url = f"redis://127.0.0.1:{a.port},127.0.0.1:{b.port}/0"
+        ep = Endpoint(target="redis", protocol="redis", url=url, backend="external")
+        assert local_server_pid(ep) == own == a.proc.pid != b.proc.pid
+    finally:
+        a.stop()
+        b.stop()

@@ -745,3 +745,25 @@ def test_the_truth_of_every_name_and_of_words_past_the_dictionary_is_a_scan_of_t
     assert truth.matching(Query(FULLTEXT, words=("zzzzzz",))).tolist() == []
     assert truth.matching(Query(FULLTEXT_PREFIX, words=("zzzzzz",))).tolist() == []
     assert truth.word_range(last, False) == (len(dictionary()) - 1, len(dictionary()))
+
+
+def test_an_item_check_of_two_items_reads_the_first_and_the_last(tmp_path: Path) -> None:
+    """``media.checks=2``: the items checked before a GET-BY-ID point are spread over the items, the first among
+    them: with item 0 deleted from the loaded table (SQLite's own DELETE), the check says it is not found; with one
+    check, the last item alone is read, and item 0 missing goes unseen."""
+    url = f"sqlite:///{tmp_path / 'items.db'}"
+    load_and_check(url, "sqlite", "byid")
+    with sqlite3.connect(tmp_path / "items.db") as conn:
+        assert conn.execute("DELETE FROM items WHERE id = 0").rowcount == 1
+
+    async def check(checks: int) -> str | None:
+        ex = media_workload("byid", **{"media.checks": str(checks)}).executor("sqlite")
+        bs = await open_bindings(url, 1, PROPS, 5.0)
+        try:
+            return await ex.prepare(bs.bindings[0], "run")  # type: ignore[union-attr]
+        finally:
+            await bs.close()
+
+    said = asyncio.run(check(2))
+    assert said is not None and said.startswith("GET-BY-ID: sqlite read item 0: not found"), said
+    assert asyncio.run(check(1)) is None

@@ -88,6 +88,38 @@ def test_an_elasticsearch_bulk_that_refuses_an_item_is_error_naming_that_items_r
         ok(elasticsearch.url, "DELETE", f"/{table}", timeout_s=30.0)
 
 
+def test_an_elasticsearch_refresh_of_an_index_the_node_lacks_is_an_error_saying_the_nodes_reason(elasticsearch) -> None:
+    """ready() (the refresh after a load) of an index never made: the node answers 404 with its own
+    index_not_found_exception, and the refresh is ERROR with that reason kept, not OK; of an index made, OK."""
+    import uuid
+
+    from tests.fixtures.media_items import PROPS
+    from ycsbctl.stores.elasticsearch.admin import call
+    from ycsbctl.stores.registry import open_bindings
+    from ycsbctl.workload.plugin import ERROR, OK
+
+    table = f"norefresh{uuid.uuid4().hex[:8]}"  # an index of its own, never made
+    store = media_workload("byid", table=table).executor("elasticsearch").store  # type: ignore[union-attr]
+    assert call(elasticsearch.url, "GET", f"/{table}")[0] == 404  # the node's own word: it has no such index
+
+    async def main() -> tuple[int, str | None, int]:
+        bs = await open_bindings(elasticsearch.url, 1, {**PROPS, "table": table}, 30.0)
+        try:
+            b = bs.bindings[0]
+            missing = await store.ready(b), b.last_error
+            assert await store.setup(b) == OK, b.last_error
+            return (*missing, await store.ready(b))
+        finally:
+            await bs.close()
+
+    try:
+        st, said, made = asyncio.run(main())
+        assert st == ERROR and said is not None and said.startswith("Elasticsearch refresh: HTTP 404 "), said
+        assert "index_not_found_exception" in said and made == OK
+    finally:
+        call(elasticsearch.url, "DELETE", f"/{table}")
+
+
 def test_elasticsearch_updates_an_item_as_the_node_reads_it_and_not_one_it_lacks(elasticsearch) -> None:
     """An UPDATE with values other than those stored: the node's own GET reads the new name, year and description;
     an UPDATE of an id the index lacks is NOT_FOUND (the node's 404), not an ERROR, and stores nothing."""

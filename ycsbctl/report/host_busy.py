@@ -59,7 +59,7 @@ def host_busy_findings(runs: pd.DataFrame) -> list[str]:
     out = []
     of = f" of the {len(runs)}" if len(busy) < len(runs) else ""
     for name, g in busy.groupby(causes, sort=False):
-        n = f"{len(g)}{of} point{'s' if len(g) != 1 else ''} ({_who(g)})"
+        n = f"{len(g)}{of} point{'s' if len(g) != 1 or of else ''} ({_who(g)})"  # 1 of the 2 points
         how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
         out.append(f"{n} {'were' if len(g) != 1 else 'was'} measured while the host was busy ({how}). They are "
                    "degraded, not failed: their figures are shown, marked, and each is compared like an ok point "
