@@ -38,3 +38,6 @@ def test_the_points_measured_on_a_busy_host_are_named_each_once_one_alone_as_its
     assert len(one) == 1 and one[0].startswith("1 of the 2 points (redis at 4 threads) was measured"), one
     alone = host_busy_findings(runs([("redis", 4, "degraded")]))
     assert len(alone) == 1 and alone[0].startswith("1 point (redis at 4 threads) was measured"), alone
+    # the sentence after it speaks of that one point, as the one of several speaks of them
+    assert "It is degraded, not failed: its figures are shown, marked, and it is compared" in one[0], one
+    assert "They are degraded, not failed: their figures are shown, marked, and each is compared" in several[0]
