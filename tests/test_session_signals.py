@@ -16,6 +16,7 @@ import psutil
 import pytest
 
 from tests.fixtures import sigterm
+from tests.fixtures.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_S = 120.0  # bounds for what waits on another pytest's start and end: never reached but by a fault
@@ -96,9 +97,9 @@ def test_a_session_sent_sigterm_tears_down_and_stops_its_servers(tmp_path: Path,
         servers = _servers(marks, 2 if workers else 1, proc)
         proc.send_signal(signal.SIGTERM)  # the controller alone under -n: its workers are not sent it
         out, err = proc.communicate(timeout=WAIT_S)
-        deadline = time.monotonic() + 30
-        while (left := _left(servers, proc.pid)) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        with contextlib.suppress(TimeoutError):  # the assertion below names what is left
+            wait_until(lambda: not _left(servers, proc.pid), 30, "the inner session's processes gone", 0.1)
+        left = _left(servers, proc.pid)
         assert not left, f"left running (pytest's exit {proc.returncode}): {left}\n{out}\n{err}"
         assert proc.returncode == pytest.ExitCode.INTERRUPTED, out + err
         assert "KeyboardInterrupt" in out and "signal SIGTERM" in out, out

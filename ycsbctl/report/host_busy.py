@@ -59,9 +59,9 @@ def host_busy_findings(runs: pd.DataFrame) -> list[str]:
     out = []
     of = f" of the {len(runs)}" if len(busy) < len(runs) else ""
     for name, g in busy.groupby(causes, sort=False):
-        n = f"{len(g)}{of} point{'s' if len(g) != 1 or of else ''} ({_who(g)})"  # 1 of the 2 points
-        how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
         one = len(g) == 1
+        n = f"{len(g)}{of} point{'' if one and not of else 's'} ({_who(g)})"  # 1 of the 2 points
+        how = name.removeprefix("host busy: ") if name.startswith("host busy: ") else "the host was busy"
         out.append(f"{n} {'was' if one else 'were'} measured while the host was busy ({how}). "
                    f"{'It is' if one else 'They are'} degraded, not failed: {'its' if one else 'their'} figures are "
                    f"shown, marked, and {'it is' if one else 'each is'} compared like an ok point only in rounds "
