@@ -1,5 +1,6 @@
 """A test session sent SIGTERM stops the servers its fixtures started (tests/fixtures/sigterm.py), alone and under
-``-n 2`` with the signal sent to the controller only; a child forked from a test process still dies of SIGTERM."""
+``-n 2`` with the signal sent to the controller only, after an earlier test's library left SIGTERM at its default; a
+child forked from a test process still dies of SIGTERM."""
 
 from __future__ import annotations
 
@@ -37,6 +38,17 @@ def slow_to_stop(redis_server):
     time.sleep(SLOW_S)
 
 
+def test_a_library_leaves_sigterm_at_its_default():
+    """As nbclient's kernel start does (tests/fixtures/notebook.py): asyncio's remove_signal_handler sets SIG_DFL."""
+    import asyncio, signal
+
+    loop = asyncio.new_event_loop()
+    loop.add_signal_handler(signal.SIGTERM, lambda: None)
+    loop.remove_signal_handler(signal.SIGTERM)
+    loop.close()
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
 def test_inside(slow_to_stop):
     mark = Path(os.environ["SIGTERM_MARKS"]) / os.environ.get("PYTEST_XDIST_WORKER", "main")
     mark.with_suffix(".part").write_text(str(slow_to_stop.proc.pid))
@@ -59,8 +71,9 @@ def _servers(marks: Path, n: int, proc: subprocess.Popen[str]) -> list[psutil.Pr
     while len(whole := [m for m in marks.iterdir() if m.suffix != ".part"]) < n:
         if proc.poll() is not None or time.monotonic() > deadline:
             _kill_group(proc)
-            out, err = proc.communicate()
-            pytest.fail(f"the inner pytest did not reach its test (exit {proc.returncode}):\n{out}\n{err}")
+            proc.wait()
+            said = (marks.parent / "out").read_text() + (marks.parent / "err").read_text()
+            pytest.fail(f"the inner pytest did not reach its test (exit {proc.returncode}):\n{said}")
         time.sleep(0.05)
     return [psutil.Process(int(mark.read_text())) for mark in whole]
 
@@ -89,14 +102,17 @@ def test_a_session_sent_sigterm_tears_down_and_stops_its_servers(tmp_path: Path,
     (tmp_path / "test_inner.py").write_text(INNER)
     marks = tmp_path / "marks"
     marks.mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, "test_inner.py"],
-                            cwd=tmp_path, env=_env(marks), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # a group of its own: what a failed test leaves is killed
+    # Its output to files, not pipes: a server left running by a session killed outright would hold a pipe open.
+    with (tmp_path / "out").open("w") as out_f, (tmp_path / "err").open("w") as err_f:
+        proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers,
+                                 "test_inner.py"], cwd=tmp_path, env=_env(marks), stdout=out_f, stderr=err_f, text=True,
+                                start_new_session=True)  # a group of its own: what a failed test leaves is killed
     servers: list[psutil.Process] = []
     try:
         servers = _servers(marks, 2 if workers else 1, proc)
         proc.send_signal(signal.SIGTERM)  # the controller alone under -n: its workers are not sent it
-        out, err = proc.communicate(timeout=WAIT_S)
+        proc.wait(timeout=WAIT_S)
+        out, err = (tmp_path / "out").read_text(), (tmp_path / "err").read_text()
         with contextlib.suppress(TimeoutError):  # the assertion below names what is left
             wait_until(lambda: not _left(servers, proc.pid), 30, "the inner session's processes gone", 0.1)
         left = _left(servers, proc.pid)
@@ -105,8 +121,7 @@ def test_a_session_sent_sigterm_tears_down_and_stops_its_servers(tmp_path: Path,
         assert "KeyboardInterrupt" in out and "signal SIGTERM" in out, out
     finally:  # a failed test leaves nothing either
         _kill_group(proc)
-        if proc.poll() is None:
-            proc.communicate()
+        proc.wait()
         for server in servers:
             with contextlib.suppress(psutil.Error):
                 server.kill()
