@@ -7,6 +7,13 @@ the twin ÷ target ratio inside each alternated session (the A/A comparison alte
 block log ratios (``ycsbctl.results.slice_pairs.block_pairs``: what an A/A verdict's interval is made of); with
 ``--sweep``, one alternated session per slice length and its switch cost.
 
+Each run's steal (the hypervisor's: ``/proc/stat``, in % of the host's cores over the run) is printed beside its
+pair, and the ratios are given again over the *quiet* pairs only: those neither of whose runs had steal at or above
+the share that makes a ``ycsbctl run`` point host-busy (``ycsbctl.telemetry.host.host_busy_share``; a VM that stalls
+for seconds does it as steal, and lands on one run of a pair only), with the medians and their 95 % bootstrap
+intervals (scipy), which a stall the threshold misses moves less than the geometric mean. Over all pairs it also
+gives the ratio adjusted for each pair's steal difference, as a verdict adjusts for the host's share each side had.
+
     .venv/bin/python -m bench alternation [--pairs 4] [--duration 2] [--slice 0.2] [--threads 8] [--settle 0.02]
         [--sweep 0.1,0.5,2] [--pin]
 """
@@ -14,12 +21,17 @@ block log ratios (``ycsbctl.results.slice_pairs.block_pairs``: what an A/A verdi
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
+from scipy import stats as scipy_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -33,8 +45,10 @@ from ycsbctl.engine.spec import PhaseSpec  # noqa: E402
 from ycsbctl.results import stats  # noqa: E402
 from ycsbctl.results.model import PhaseResult, overall_summary  # noqa: E402
 from ycsbctl.results.slice_pairs import RATE, block_pairs  # noqa: E402
+from ycsbctl.telemetry.host import cpu_times, host_busy_share  # noqa: E402
 from ycsbctl.workload.properties import load_properties  # noqa: E402
 
+T = TypeVar("T")
 WARMUP_S = 1.0  # both ways: with two targets any whole number of half-blocks keeps the measured slices balanced
 
 
@@ -48,6 +62,39 @@ def _figures(r: PhaseResult) -> dict[str, float]:
     assert r.status == "ok", r.errors
     o = overall_summary(r)
     return {"ops_s": r.throughput_ops, "p99_us": o.percentile(99.0) if o is not None else float("nan")}
+
+
+def _steal_pct(run: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """What ``run(*args)`` returns, and the host's steal while it ran, in % of the host's cores."""
+    before, start = cpu_times()["steal"], time.monotonic()
+    out = run(*args)
+    wall = time.monotonic() - start
+    return out, 100.0 * (cpu_times()["steal"] - before) / (wall * (os.cpu_count() or 1))
+
+
+def _ratios(pairs: list[tuple[dict[str, float], dict[str, float]]], label: str,
+            steal: list[float] | None = None) -> None:
+    """Alternated ÷ solo over ``pairs``: the geometric mean [95 % paired t] and the median [95 % bootstrap]; with
+    ``steal`` (each pair's alternated minus solo steal, a share of the host's cores), also the paired ratio adjusted
+    for it (``ycsbctl.results.stats.compare``'s covariate, as a verdict adjusts for the host's share each side had:
+    the ratio at equal steal)."""
+    print(f"\nalternated ÷ solo over {label}: geometric mean [95 % paired t interval]; median [95 % bootstrap]"
+          f"{'; adjusted for the steal each side had [95 % t]' if steal else ''}")
+    for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
+        solo_side, alt_side = ({i: pair[k][key] for i, pair in enumerate(pairs)} for k in (0, 1))
+        c = stats.compare(solo_side, alt_side, paired=True)
+        ratios = np.array([a[key] / b[key] for b, a in pairs])
+        more = ""
+        if len(ratios) >= 3:
+            boot = scipy_stats.bootstrap((ratios,), np.median, confidence_level=0.95, method="percentile",
+                                         random_state=np.random.default_rng(0))
+            ci = boot.confidence_interval
+            more = f"; median {np.median(ratios):.3f} [{ci.low:.3f}, {ci.high:.3f}]"
+        if steal:
+            adj = stats.adjusted(solo_side, alt_side, dict(enumerate(steal)))
+            more += (f"; adjusted {adj.ratio:.3f} [{adj.low:.3f}, {adj.high:.3f}]" if adj is not None
+                     else "; adjusted: the steal did not vary enough")
+        print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]{more}")
 
 
 def solo(server: Server, props: dict[str, str], threads: int, duration_s: float) -> dict[str, float]:
@@ -92,7 +139,7 @@ def alternated(servers: list[Server], props: dict[str, str], threads: int, durat
 def _block_log_sd(target: PhaseResult, twin: PhaseResult) -> float:
     """The sd of the twin ÷ target log ratios (throughput) of the session's whole measured blocks."""
     assert target.slices is not None and twin.slices is not None
-    a, b = (r.slices.assign(session="s", run_id=name) for r, name in ((target, "a"), (twin, "b")))
+    a, b = target.slices.assign(session="s", run_id="a"), twin.slices.assign(session="s", run_id="b")
     logs = block_pairs(a, b, RATE, {"s": 2}).log_ratios
     return float(np.std(logs, ddof=1)) if len(logs) > 1 else float("nan")
 
@@ -105,6 +152,23 @@ def _settled(figs: dict[str, float]) -> str:
             f"after it {figs['rest_p99_us']:.0f} µs (medians); after the same target {figs['settle_p99_us_same']:.0f} "
             f"µs ({figs['settle_share_same']:.1%} of its ops), after the other {figs['settle_p99_us_other']:.0f} µs "
             f"({figs['settle_share_other']:.1%})")
+
+
+def _pair(servers: list[Server], props: dict[str, str], args: argparse.Namespace, i: int, solo_first: bool
+          ) -> tuple[dict[str, dict[str, float]], dict[str, float], float, dict[str, float]]:
+    """Pair ``i``: the solo and the alternated run's figures and steal (% of the host's cores), in the order
+    ``solo_first`` says, the alternated session's switch cost and its twin's figures."""
+    runs: dict[str, dict[str, float]] = {}
+    steal: dict[str, float] = {}
+    sw = math.nan
+    twin: dict[str, float] = {}
+    for kind in (("solo", "alt") if solo_first else ("alt", "solo")):
+        if kind == "solo":
+            runs[kind], steal[kind] = _steal_pct(solo, servers[0], props, args.threads, args.duration)
+        else:
+            (runs[kind], sw, twin), steal[kind] = _steal_pct(
+                alternated, servers, props, args.threads, args.duration, args.slice, i, args.settle)
+    return runs, steal, sw, twin
 
 
 def main() -> int:
@@ -141,30 +205,31 @@ def main() -> int:
                   f"{f'; servers on CPU {cpus[0]}, the client on {cpus[1:]}' if args.pin else ''}; "
                   f"load avg {os.getloadavg()[0]:.2f}")
             pairs: list[tuple[dict[str, float], dict[str, float]]] = []
+            quiet: list[tuple[dict[str, float], dict[str, float]]] = []  # neither run's steal host-busy
+            steal_diff: list[float] = []  # each pair's alternated minus solo steal, a share of the host's cores
+            busy_pct = 100.0 * (host_busy_share() or 1.0)
             switches: list[float] = []
             twins: list[dict[str, float]] = []  # the twin's figures in each alternated session
             for i in range(args.pairs):
                 solo_first = i % 4 in (0, 3)  # A B B A: a drift linear in time lands on both alike
-                runs: dict[str, dict[str, float]] = {}
-                for kind in (("solo", "alt") if solo_first else ("alt", "solo")):
-                    if kind == "solo":
-                        runs[kind] = solo(servers[0], props, args.threads, args.duration)
-                    else:
-                        runs[kind], sw, twin = alternated(servers, props, args.threads, args.duration, args.slice,
-                                                          i, args.settle)
-                        switches.append(sw)
-                        twins.append(twin)
+                runs, steal, sw, twin = _pair(servers, props, args, i, solo_first)
+                switches.append(sw)
+                twins.append(twin)
                 pairs.append((runs["solo"], runs["alt"]))
+                steal_diff.append((steal["alt"] - steal["solo"]) / 100.0)
+                stalled = max(steal.values()) >= busy_pct
+                if not stalled:
+                    quiet.append(pairs[-1])
                 print(f"  pair {i + 1:>3} ({'solo' if solo_first else 'alternated'} first): ops/s "
                       f"{runs['alt']['ops_s'] / runs['solo']['ops_s']:.3f}, p99 "
                       f"{runs['alt']['p99_us'] / runs['solo']['p99_us']:.3f} (solo {runs['solo']['ops_s']:,.0f} "
-                      f"ops/s, p99 {runs['solo']['p99_us']:.0f} µs; switch {switches[-1]:.2%} of a slice"
+                      f"ops/s, p99 {runs['solo']['p99_us']:.0f} µs; switch {switches[-1]:.2%} of a slice; steal "
+                      f"solo {steal['solo']:.1f} %, alternated {steal['alt']:.1f} %{' (host-busy)' if stalled else ''}"
                       f"{_settled(runs['alt'])})", flush=True)
-            print(f"\nalternated ÷ solo over {len(pairs)} pairs: geometric mean [95 % paired t interval]")
-            for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
-                c = stats.compare({i: a[key] for i, (a, _) in enumerate(pairs)},
-                                  {i: b[key] for i, (_, b) in enumerate(pairs)}, paired=True)
-                print(f"  {name:<8} {c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]")
+            _ratios(pairs, f"{len(pairs)} pairs", steal_diff)
+            if len(quiet) < len(pairs):
+                _ratios(quiet, f"the {len(quiet)} quiet pairs (steal below {busy_pct:g} % of the host's cores in "
+                               f"both runs; {len(pairs) - len(quiet)} left out)")
             print(f"  switch-over: mean switch_s ÷ slice_s {sum(switches) / len(switches):.3%}")
             print("twin ÷ target inside each alternated session (an A/A comparison the alternation pairs):")
             for key, name in (("ops_s", "ops/s"), ("p99_us", "p99 µs")):
