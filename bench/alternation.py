@@ -76,7 +76,7 @@ def _ratios(pairs: list[tuple[dict[str, float], dict[str, float]]], label: str,
             steal: list[float] | None = None) -> None:
     """Alternated ÷ solo over ``pairs``: the geometric mean [95 % paired t] and the median [95 % bootstrap]; with
     ``steal`` (each pair's alternated minus solo steal, a share of the host's cores), also the paired ratio adjusted
-    for it (``ycsbctl.results.stats.compare``'s covariate, as a verdict adjusts for the host's share each side had:
+    for it (``ycsbctl.results.stats.adjusted``, as a verdict adjusts for the host's share each side had:
     the ratio at equal steal)."""
     print(f"\nalternated ÷ solo over {label}: geometric mean [95 % paired t interval]; median [95 % bootstrap]"
           f"{'; adjusted for the steal each side had [95 % t]' if steal else ''}")
