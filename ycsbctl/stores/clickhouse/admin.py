@@ -19,11 +19,12 @@ def address(url: str) -> tuple[str, int, str]:
     return u.hostname or "127.0.0.1", u.port or DEFAULT_PORT, u.path.strip("/") or DATABASE
 
 
-def query(url: str, sql: str, timeout_s: float = 5.0) -> list[list[str]]:
-    """The TabSeparated rows of ``sql`` (each a list of cells); a server error raises ``ConnectionError``
-    with ClickHouse's own message."""
+def query(url: str, sql: str, timeout_s: float = 5.0, settings: dict[str, str] | None = None) -> list[list[str]]:
+    """The TabSeparated rows of ``sql`` (each a list of cells), with ``settings`` (ClickHouse's, as URL parameters)
+    for this query alone; a server error raises ``ConnectionError`` with ClickHouse's own message."""
     host, port, db = address(url)
-    r = http1.request(host, port, "POST", f"/?database={quote(db)}", sql.encode(), timeout_s=timeout_s,
+    params = "".join(f"&{quote(k)}={quote(v)}" for k, v in (settings or {}).items())
+    r = http1.request(host, port, "POST", f"/?database={quote(db)}{params}", sql.encode(), timeout_s=timeout_s,
                       # the whole reply within timeout_s
                       server=f"clickhouse at {host}:{port}", call=" ".join(sql.split()[:2]))
     text = r.body.decode(errors="replace")
@@ -49,6 +50,20 @@ def distinct_keys(url: str, table: str) -> int:
 def events(url: str) -> dict[str, float]:
     """``system.events``: counter → value (ClickHouse lists only those that are not 0)."""
     return {k: float(v) for k, v in query(url, "SELECT event, value FROM system.events")}
+
+
+# The rows of the server's own log tables (query_log, query_thread_log, part_log …): a key of counters()
+SYSTEM_LOG_ROWS = "SystemLogRows"
+
+
+def counters(url: str) -> dict[str, float]:
+    """``system.events`` and, under :data:`SYSTEM_LOG_ROWS`, the rows of the active parts of the ``system``
+    database, read in one query that is itself not logged (``log_queries=0``). The server's flushes of its own
+    logs count in ``InsertedRows`` as any insert does (each flush of system.query_log: two rows a logged query);
+    the log tables' rows tell them apart. A merge leaves them unchanged (its part replaces its sources at once)."""
+    sql = ("SELECT event, value FROM system.events UNION ALL SELECT "
+           f"'{SYSTEM_LOG_ROWS}', sum(rows) FROM system.parts WHERE active AND database = 'system'")
+    return {k: float(v) for k, v in query(url, sql, settings={"log_queries": "0"})}
 
 
 def table_parts(url: str, table: str | None) -> dict[str, Any]:
