@@ -1,12 +1,12 @@
-"""Target URLs as users may see them (passwords replaced by ``***`` everywhere we print or store), and
-where a URL points (its host; whether that is this host's loopback)."""
+"""Target URLs as users may see them (passwords replaced by ``***`` everywhere we print or store), where a URL
+points (its host; whether that is this host's loopback), and a URL with options added."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
 import shlex
-from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote_plus, urlencode, urlsplit, urlunsplit
 
 _SECRET_PARAMS = re.compile(r"pass|secret|token|key", re.IGNORECASE)
 # The userinfo runs to the netloc's LAST "@" (as urllib and the drivers read the host): an unescaped "@"
@@ -145,3 +145,11 @@ def is_loopback(host: str | None) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def with_query(url: str, params: dict[str, str]) -> str:
+    """``url`` with ``params`` after the query parameters it already has (``?`` or ``&`` as it needs), each value
+    percent-encoded as a path is (``/`` kept: a CA file's path reads as itself)."""
+    u = urlsplit(url)
+    added = "&".join(f"{k}={quote(v)}" for k, v in params.items())
+    return urlunsplit(u._replace(query="&".join(q for q in (u.query, added) if q)))

@@ -379,6 +379,10 @@ def test_a_sessions_slices_are_counted_exactly_and_the_slice_range_and_property_
     assert slice_edges(11, 0.1, 1.15) == (pytest.approx(1.1), 1.15) and slice_edges(0, 0.2, 2.0) == (0.0, 0.2)
     for slice_s in SLICE_S_RANGE:
         PhaseRunner(_spec(alternation=Alternation((A, B), slice_s=slice_s)))  # accepted: no UserError
+    for slice_s in (0.0499, 10.01):  # just outside: one line naming the range
+        with pytest.raises(UserError) as e:
+            PhaseRunner(_spec(alternation=Alternation((A, B), slice_s=slice_s)))
+        assert str(e.value) == f"slice of {slice_s:g} s: use 0.05 to 10 s"
     PhaseRunner(_spec(alternation=Alternation((A, B), properties=(_props(), _props()))))
     with pytest.raises(UserError) as e:
         PhaseRunner(_spec(alternation=Alternation((A, B), properties=(_props(),))))

@@ -71,17 +71,26 @@ def _lines(ax) -> list:
     return [ln for ln in ax.get_lines() if len(ln.get_xdata())]
 
 
-def test_an_all_degraded_ladder_draws_every_point_hollow_on_both_axes(reader_folders) -> None:
-    """The p99 axis is not empty: each target's degraded points sit at its runs' p99 (runs.parquet), hollow."""
+@pytest.mark.parametrize("stretch", [1.0, 1000.0])
+def test_an_all_degraded_ladder_draws_every_point_hollow_on_both_axes(reader_folders, stretch: float) -> None:
+    """The p99 axis is not empty: each target's degraded points sit at its runs' p99 (runs.parquet), hollow, on the
+    axis's unit — also when every latency is stretched ×1000, so that the axis reads ms (each diamond and the dotted
+    line through it divided by 1000)."""
     exp = load(reader_folders["busy"])
-    fig = throughput_latency_figure(exp.points(), "workloadb", "p99", target_colors(exp.targets))
+    points = exp.points()
+    points[[c for c in points if c.startswith("latency")]] *= stretch
+    fig = throughput_latency_figure(points, "workloadb", "p99", target_colors(exp.targets))
     ax, ax2 = fig.axes
     runs = exp.runs[exp.runs["phase"] == "run"]
     hollow = [ln for ln in _lines(ax2) if ln.get_marker() == "D" and ln.get_markerfacecolor() in ("white", "w")]
     assert len(hollow) == runs["target"].nunique()
     drawn = sorted(float(y) for ln in hollow for y in ln.get_ydata())
     scale = 1000.0 if "ms" in ax2.get_ylabel() else 1.0
-    assert drawn == pytest.approx(sorted(runs.groupby(["target", "threads"])["all_p99_us"].mean() / scale))
+    assert scale == 1000.0 or stretch == 1.0
+    want = sorted(runs.groupby(["target", "threads"])["all_p99_us"].mean() * stretch / scale)
+    assert drawn == pytest.approx(want)
+    dotted = sorted(float(y) for ln in _lines(ax2) if ln.get_linestyle() == ":" for y in ln.get_ydata())
+    assert dotted == pytest.approx(want)  # every point of this ladder is degraded: the line joins the diamonds
     tp = sorted(float(y) for ln in _lines(ax) if ln.get_marker() == "o" and ln.get_markerfacecolor() in ("white", "w")
                 for y in ln.get_ydata())
     assert tp == pytest.approx(sorted(runs.groupby(["target", "threads"])["throughput_ops"].mean()))

@@ -124,6 +124,14 @@ def test_the_correlation_is_never_taken_across_two_sessions_and_two_blocks_still
     assert one.ratio == pytest.approx(math.exp(0.1)) and math.isnan(one.low) and math.isnan(one.p_value)
 
 
+@pytest.mark.parametrize("log_ratio, p_value", [(0.0, 1.0), (0.1, 0.0)])
+def test_blocks_without_spread_give_their_ratio_as_its_own_interval(log_ratio: float, p_value: float):
+    """Every block the same log ratio (two identical counters, or a store that answers each slice alike): no standard
+    error to divide by, the ratio is its own interval, a difference for certain unless it is 1."""
+    c = sp.compare(sp.BlockPairs(("a",) * 3 + ("b",) * 3, np.full(6, log_ratio)))
+    assert (c.low, c.ratio, c.high) == (math.exp(log_ratio),) * 3 and c.p_value == p_value and c.n == 6
+
+
 def test_the_comparison_is_decided_by_the_same_family_rules_as_the_rounds_test():
     rng = np.random.default_rng(7)
     far = sp.compare(sp.BlockPairs(("s",) * 30, rng.normal(math.log(1.3), 0.03, 30)))

@@ -226,6 +226,11 @@ def test_drift_is_the_fitted_change_over_the_rounds():
         "throughput fell 0.5% from the first round to the last")
     assert over_rounds.drift_text("throughput", over_rounds.Drift(0.0051, 0.001)) == (
         "throughput rose 1% from the first round to the last")
+    # and under a twentieth of a percent, two digits (0.05 % would read "0.0%" or "0.1%" with one)
+    assert over_rounds.drift_text("throughput", over_rounds.Drift(0.000502, 0.001)) == (
+        "throughput rose 0.1% from the first round to the last")
+    assert over_rounds.drift_text("throughput", over_rounds.Drift(-0.000497, 0.001)) == (
+        "throughput fell 0.05% from the first round to the last")
     assert over_rounds.drift({1: 1.0, 2: 2.0, 3: 3.0}) is None  # fewer than four rounds: no trend test
 
 

@@ -88,6 +88,9 @@ def test_a_reason_of_a_server_or_driver_is_cut_at_its_first_figure_or_parenthesi
         "ServerSelectionTimeoutError"
     assert cause("failed", None, "ConnectionLost: reset (by peer)") == "ConnectionLost: reset"
     assert cause("failed", None, "12 workers exited") == "N workers exited"  # a figure first: figures replaced
+    # words too few to name a cause before the first figure (under 3 characters): the clause, figures replaced
+    assert cause("failed", None, "at 12.5 s the store closed; retried 3 times") == "at N s the store closed"
+    assert cause("failed", None, "EOF at 12.5 s") == "EOF at"
     assert cause("failed", None, None) == ""
     assert cause("failed", None, "RuntimeError: no route to mongodb://10.0.0.1:27017/ycsb") == \
         "RuntimeError: no route to"  # a URL is an address, not a cause: never "…mongodb://"

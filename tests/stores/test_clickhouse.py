@@ -237,6 +237,24 @@ def test_a_counter_that_first_appears_between_two_reads_counts_from_zero(monkeyp
                       "ops_per_s": 5}, counts
 
 
+def test_a_query_past_its_deadline_names_the_server_and_the_statements_first_two_words() -> None:
+    """A server that takes the connection and never answers (a listening socket nobody serves): the admin query
+    raises the deadline's one line, naming the server by its address and the statement by its first two words,
+    never the whole SQL (which can be a long INSERT)."""
+    import socket
+
+    from ycsbctl.stores.clickhouse.admin import query
+    from ycsbctl.stores.deadline import DeadlinePassed
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        with pytest.raises(DeadlinePassed) as e:
+            query(f"clickhouse://127.0.0.1:{port}/default", "SELECT event, value FROM system.events", timeout_s=0.3)
+    assert str(e.value) == f"clickhouse at 127.0.0.1:{port} timed out: no reply to SELECT event, within 0.3 s"
+
+
 def test_a_row_read_back_undoes_every_escape_of_clickhouse_s_tabseparated_format() -> None:
     """ClickHouse's TabSeparated output escapes a value's tab, newline, carriage return, NUL, backslash and quote
     (and writes \\b, \\f as such); a row read back is the values as written, the key column left out."""

@@ -332,6 +332,28 @@ def test_a_redis_expire_is_armed_to_the_ms_at_least_1_ms_waited_for_then_polled_
     assert d._slowlog_duration(0, "DEL") == 0.0025
 
 
+def test_a_key_freed_in_the_background_before_the_first_look_is_done_at_that_look(redis_server, monkeypatch):
+    """One key left to a thread of the server's that freed it before INFO was read after the command
+    (``lazyfreed_objects`` one more, nothing pending): it was freed in the background, and done when first looked —
+    a reading with no poll (INFO is not asked again), not "nothing left to the background"; a key freed by the
+    command itself (neither counter moved) has no background free at all."""
+    d = RedisDisturber(redis_server.url, parse_disturb("unlink:set:1k@1s"), "t")
+    try:
+        d.counted = d._counters()
+
+        def polled() -> dict[str, int]:
+            raise AssertionError("polled INFO for a free already done")
+
+        monkeypatch.setattr(d, "_counters", polled)
+        done_already = {**d.counted, "lazyfreed_objects": d.counted.get("lazyfreed_objects", 0) + 1}
+        end = time.perf_counter()
+        watched = d._background_free(end, done_already)
+        assert watched is not None and watched[1] == 0 and 0 <= watched[0] <= time.perf_counter() - end
+        assert d._background_free(end, dict(d.counted)) is None
+    finally:
+        d.close()
+
+
 def test_a_background_free_is_not_said_done_once_info_no_longer_gives_its_counter(tmp_path):
     """The lazyfree poll reads INFO's ``lazyfree_pending_objects`` until it says 0. A server that refuses INFO from
     then on (its ACL takes INFO from the default user: the server answers NOPERM) says no 0: the free is not said done

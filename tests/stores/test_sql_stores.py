@@ -503,16 +503,18 @@ def test_mariadbs_sampler_bytes_in_and_out_are_the_servers_own_over_its_span(mar
     """One sampler span around 300 reads of 200 loaded records (each sends 10 fields of 100 bytes back):
     ``net_out_bytes_per_s`` × the span is at least the records' bytes and at most the server's own
     Bytes_sent added between our outer readings (the sampler's own SHOW adds its reply); bytes in, the
-    keys' requests, are far fewer and within the server's own Bytes_received added."""
+    keys' requests, are far fewer and within the server's own Bytes_received added. Rows read: at least
+    the 300 records, at most the server's Rows_read added (its SHOW's rows are read too), nothing written."""
     from ycsbctl.stores.mariadb.session import query
     from ycsbctl.stores.mariadb.stats import MariaStatusSampler
 
     url = mariadb.url
     _loaded(url, "workload-c", 200, {})
 
-    def own() -> tuple[int, int]:
-        got = dict(query(url, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent')", 5.0))
-        return int(got["Bytes_received"]), int(got["Bytes_sent"])
+    def own() -> tuple[int, int, int]:
+        got = dict(query(url, "SHOW GLOBAL STATUS WHERE Variable_name IN ('Bytes_received', 'Bytes_sent', "
+                              "'Rows_read')", 5.0))
+        return int(got["Bytes_received"]), int(got["Bytes_sent"]), int(got["Rows_read"])
 
     outer0 = own()
     run, row, span = _one_span(MariaStatusSampler(url), url, 200, 300)
@@ -522,6 +524,7 @@ def test_mariadbs_sampler_bytes_in_and_out_are_the_servers_own_over_its_span(mar
     assert 300 * 10 * 100 <= sent <= outer1[1] - outer0[1]
     assert 300 * len("user") <= received <= outer1[0] - outer0[0]
     assert received < sent / 5
+    assert 300 <= row["db_rows_read_per_s"] * span <= outer1[2] - outer0[2] and row["db_rows_written_per_s"] == 0
 
 
 def test_a_postgresql_url_naming_a_database_the_server_lacks_says_so(postgresql):

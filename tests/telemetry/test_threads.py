@@ -9,7 +9,7 @@ def test_an_intervals_wchan_adds_the_polls_looks_to_the_full_readings_most_looke
 
     polled = {"futex_wait_queue": 2, "ep_poll": 1}
     # do_sys_poll seen only by the full reading keeps its 3 looks; futex 2 + 1; a part not "name=n" is left out
-    assert merge_wchan(polled, "do_sys_poll=3;futex_wait_queue=1;junk;x=y") == \
+    assert merge_wchan(polled, "do_sys_poll=3;futex_wait_queue=1;junk;x=y;=5") == \
         "futex_wait_queue=3;do_sys_poll=3;ep_poll=1"
     assert merge_wchan(polled, "") == "futex_wait_queue=2;ep_poll=1" and polled == {"futex_wait_queue": 2, "ep_poll": 1}
     assert merge_wchan({}, "a=1;b=4") == "b=4;a=1"

@@ -140,6 +140,17 @@ def test_the_median_round_trip_is_the_middle_of_the_sorted_trips_not_of_the_orde
     assert done["median_us"] <= (done["elapsed_s"] - delay_s) * 1e6 / 2
 
 
+def test_one_held_round_trip_is_its_own_median_in_microseconds():
+    """One round trip whose reply the server holds back 0.3 s: the median is that trip, so at least the 0.3 s
+    (300,000 µs) and no longer than the whole reading."""
+    server = _CountingEcho(slow=1, delay_s=0.3)
+    try:
+        done = yardstick_child.round_trips(server.port, 1, connections=1)
+    finally:
+        server.close()
+    assert done["trips"] == 1 and 0.3e6 <= done["median_us"] <= done["elapsed_s"] * 1e6
+
+
 def test_the_echo_server_serves_every_connection_and_ends_with_the_last():
     import subprocess
     import sys

@@ -78,13 +78,12 @@ def thread_roles(frame: pd.DataFrame, source: str, window: tuple[float, float] |
 
 
 def _merge_counts(cells: pd.Series) -> dict[str, int]:
-    """``name=count;…`` cells summed per name, largest first."""
+    """``name=count;…`` cells (:func:`~ycsbctl.telemetry.threads.wchan_text`'s) summed per name, largest first."""
+    from ycsbctl.telemetry.threads import wchan_counts
+
     counts: dict[str, int] = {}
     for cell in cells.dropna():
-        for part in str(cell).split(";"):
-            name, _, n = part.rpartition("=")
-            if name and n.isdigit():
-                counts[name] = counts.get(name, 0) + int(n)
+        wchan_counts(str(cell), counts)
     return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
 

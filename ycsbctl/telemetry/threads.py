@@ -363,12 +363,18 @@ def wchan_text(counts: dict[str, int]) -> str:
     return ";".join(f"{k}={n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
+def wchan_counts(text: str, into: dict[str, int] | None = None) -> dict[str, int]:
+    """A ``wchan`` cell (:func:`wchan_text`'s form) read back, function -> looks, added to ``into`` (a new dict by
+    default); parts not of that form (no name, a count that is no whole number) are left out."""
+    counts = {} if into is None else into
+    for part in text.split(";"):
+        name, _, count = part.rpartition("=")
+        if name and count.isdigit():
+            counts[name] = counts.get(name, 0) + int(count)
+    return counts
+
+
 def merge_wchan(polled: dict[str, int], read: str) -> str:
     """The ``wchan`` column of one interval: the polls' looks (``polled``: function -> looks) added to
     the full reading's (``read``, in :func:`wchan_text`'s form; parts not of that form are left out)."""
-    merged = dict(polled)
-    for part in read.split(";"):
-        name, _, count = part.rpartition("=")
-        if name and count.isdigit():
-            merged[name] = merged.get(name, 0) + int(count)
-    return wchan_text(merged)
+    return wchan_text(wchan_counts(read, dict(polled)))

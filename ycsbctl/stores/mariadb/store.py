@@ -68,9 +68,9 @@ class MariaProtocol(SqlProtocol, Tls, ReportedPid, FootprintReading, CoreLimit, 
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?ssl=true&ssl_ca=CA`` (PyMySQL's keyword names, which every client here reads)."""
-        from urllib.parse import quote
+        from ycsbctl.urls import with_query
 
-        return f"{url}{'&' if '?' in url else '?'}ssl=true&ssl_ca={quote(ca_file)}"
+        return with_query(url, {"ssl": "true", "ssl_ca": ca_file})
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.mariadb.wire import wire_eligible

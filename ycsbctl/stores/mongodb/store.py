@@ -63,9 +63,9 @@ class MongoProtocol(ServerProtocol, ServerUrls, Tls, ReportedPid, FootprintReadi
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``mongodb://…?tls=true&tlsCAFile=CA`` (the URI options pymongo and the wire binding read)."""
-        from urllib.parse import quote
+        from ycsbctl.urls import with_query
 
-        return f"{url}{'&' if '?' in url else '?'}tls=true&tlsCAFile={quote(ca_file)}"
+        return with_query(url, {"tls": "true", "tlsCAFile": ca_file})
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.mongodb.wire import wire_eligible

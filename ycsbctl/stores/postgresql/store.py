@@ -106,9 +106,9 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
 
     def tls_url(self, url: str, ca_file: str) -> str:
         """``…?sslmode=verify-full&sslrootcert=CA`` (libpq's spelling, which asyncpg and the wire path read)."""
-        from urllib.parse import quote
+        from ycsbctl.urls import with_query
 
-        return f"{url}{'&' if '?' in url else '?'}sslmode=verify-full&sslrootcert={quote(ca_file)}"
+        return with_query(url, {"sslmode": "verify-full", "sslrootcert": ca_file})
 
     def check_properties(self, url: str | None, properties: dict[str, str]) -> None:
         from ycsbctl.stores.postgresql.wire import wire_eligible

@@ -39,11 +39,11 @@ def validate(url: str, example: str) -> None:
 
 def tls_url(url: str, ca_file: str) -> str:
     """``rediss://…?ssl_ca_certs=CA`` (redis-py's spelling, which the engine's binding reads too)."""
-    from urllib.parse import quote, urlsplit, urlunsplit
+    from urllib.parse import urlsplit, urlunsplit
 
-    u = urlsplit(url)
-    query = "&".join(q for q in (u.query, f"ssl_ca_certs={quote(ca_file)}") if q)
-    return urlunsplit(u._replace(scheme="rediss", query=query))
+    from ycsbctl.urls import with_query
+
+    return urlunsplit(urlsplit(with_query(url, {"ssl_ca_certs": ca_file}))._replace(scheme="rediss"))
 
 
 def url_with_properties(url: str, properties: Properties) -> str:
