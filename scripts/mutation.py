@@ -21,7 +21,7 @@ from pathlib import Path
 # (~25 s): the report modules' mutants that survive the truth tests cost that much each.
 TESTS: dict[str, list[str]] = {
     "ycsbctl/results/histogram.py": ["tests/results/test_histogram_truth.py", "tests/engine/test_measurements.py"],
-    "ycsbctl/urls.py": ["tests/provision/test_local.py"],
+    "ycsbctl/urls.py": ["tests/provision/test_local.py", "tests/stores/test_store_urls.py"],
     "ycsbctl/results/quota_held.py": ["tests/results/test_quota_held.py", "tests/report/test_compare.py"],
     "ycsbctl/report/folder_differences.py": ["tests/results/test_folder_verdicts.py",
                                              # redaction: the secret-property pattern's reference test

@@ -1,7 +1,7 @@
 """Every store's URL rules without a server: the URL ycsbctl builds for a server it started is one the store
 accepts and that the client library reads back to the same host, port and password; each thing a store's URLs
 may not hold is refused on its own, in one line with exit 2; SQLite names the file system findmnt names. The
-properties YCSB's own bindings are given for a store's URL."""
+properties YCSB's own bindings are given for a store's URL, and each store's TLS URL as urllib reads it back."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import os
 import signal
 import subprocess
 import time
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from ycsbctl.errors import UserError
 from ycsbctl.stores import registry
+from ycsbctl.stores.capabilities import Tls
 
 PASSWORDLESS = ("memcached", "tarantool", "clickhouse", "elasticsearch", "sphinx")
 
@@ -324,3 +325,26 @@ def test_a_mariadb_url_needs_a_host_and_one_database(url, ok):
     else:
         with pytest.raises(UserError, match="bad MySQL URL"):
             MariaProtocol().validate(url)
+
+
+TLS_CA = "/tmp/a ca/ca.pem"  # a space, as a user's folder may have: percent-encoded, read back as itself
+
+
+@pytest.mark.parametrize("url, added", [
+    ("mongodb://127.0.0.1:27017/ycsb", [("tls", "true"), ("tlsCAFile", TLS_CA)]),
+    ("postgresql://u@127.0.0.1:5432/ycsb", [("sslmode", "verify-full"), ("sslrootcert", TLS_CA)]),
+    ("mariadb://root@127.0.0.1:3306/ycsb", [("ssl", "true"), ("ssl_ca", TLS_CA)]),
+    ("redis://127.0.0.1:6379/0", [("ssl_ca_certs", TLS_CA)]),
+])
+@pytest.mark.parametrize("kept", ["", "connect_timeout=5&x=a%2Fb"])
+def test_a_tls_url_keeps_the_urls_options_and_adds_its_own_after_them(url: str, added: list, kept: str) -> None:
+    """Each store's TLS URL (``Tls.tls_url``, which the TLS study's provisioning hands to every client) read back by
+    urllib: the options it had kept, the TLS ones added after them, the CA file's path as given."""
+    given = f"{url}?{kept}" if kept else url
+    proto = registry.find(given)
+    assert isinstance(proto, Tls)
+    u = urlsplit(proto.tls_url(given, TLS_CA))
+    assert u.netloc == urlsplit(url).netloc and u.path == urlsplit(url).path
+    assert u.scheme == ("rediss" if url.startswith("redis") else urlsplit(url).scheme)
+    assert parse_qsl(u.query) == parse_qsl(kept) + added
+    assert u.query.startswith(kept) and u.query.count("?") == 0

@@ -6,8 +6,8 @@ host out:
 
 * the reference itself moved between the folders beyond the host's drift margin (its own ratio B/A, the median
   over the shared cells: one folder ran on a host another program was using);
-* the cell's points were host-busy in one folder and not in the other (a hog hits a server and its client sharing
-  cores unlike it hits the reference);
+* the cell's points were degraded in one folder and not in the other — another program, the hypervisor's steal (a
+  hog hits a server and its client sharing cores unlike it hits the reference; said with what the points said);
 * the CPUs the two runs could use differ (``taskset``: the manifest's ``reference.cpus``);
 * this cell's reference reading lies far from the other cells' (beyond the drift margin from their median, its
   own interval leaving that median out) and it moved alone — every target's ratio against it in that session moved
@@ -26,6 +26,7 @@ import pandas as pd
 
 from ycsbctl.results import reference_pairs as rp
 from ycsbctl.results import stats
+from ycsbctl.results.causes import by_cause
 from ycsbctl.results.cells import cell_groups
 
 MIN_CELLS_FOR_OUTLIER = 3  # cells of a folder pair from which one cell's reference reading is checked against theirs
@@ -64,6 +65,13 @@ def _busy(g: pd.DataFrame) -> bool:
     return bool(len(g)) and bool((g["status"] == "degraded").any())
 
 
+def _busy_text(g: pd.DataFrame) -> str:
+    """`` (host busy: the hypervisor took CPU (steal))``: what most of the cell's degraded points said, in
+    :func:`ycsbctl.results.causes.cause`'s words; empty when they said nothing."""
+    found = [c for _, c, _ in by_cause(g[g["status"] == "degraded"]) if c]
+    return f" ({found[0]})" if found else ""
+
+
 def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, other_runs: pd.DataFrame,
                     other_slices: pd.DataFrame | None, host_margin: float,
                     labels: tuple[str, str], cpus: tuple[list[int] | None, list[int] | None] = (None, None),
@@ -94,9 +102,9 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
     for key, (c, rr, ra, rb) in found.items():
         held = folder_wide
         if held is None and _busy(a[key]) != _busy(b[key]):
-            busy, quiet = labels if _busy(a[key]) else labels[::-1]
-            held = (f"the host differed: other programs used it during {busy}'s points of this cell and not during "
-                    f"{quiet}'s, which hits a server and its client unlike the reference")
+            (busy, quiet), g = (labels, a[key]) if _busy(a[key]) else (labels[::-1], b[key])
+            held = (f"the host differed: {busy}'s points of this cell were degraded{_busy_text(g)} and {quiet}'s "
+                    "were not, which hits a server and its client unlike the reference")
         if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin) \
                 and _moved_alone(key, rr.ratio / centre, found, host_margin):
             first = [lab for lab, r in zip(labels, (ra, rb)) if r.first]
