@@ -195,6 +195,38 @@ def test_a_busy_host_in_one_folder_only_holds_its_cells_and_says_what_kept_it_bu
             in row["decided_by"], row["decided_by"]
 
 
+def test_a_control_the_quiet_folder_measured_alike_the_target_decides_the_cells_a_busy_folder_held(tmp_path):
+    """b's points degraded in B alone, read against control a: in A, whose points were not degraded, b and a answered
+    alike (one build, 90 % interval inside the ±10 % margin), so a host that hit them unlike each other in B cannot
+    have made a difference between the folders; b, 30 % slower in B, reads worse, and the caveat says both why it
+    would have been held and why it was not. Without the control, held as before."""
+    a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", b_gap=0.7, seed=2, busy=True)
+    c = compare([a, b], control="a", margins=MARGINS)
+    for threads in THREADS:
+        row = cell(c, "b", threads)
+        assert row["test"] == rp.CONTROL_TEST and row["verdict"] == "worse", row
+        assert "B's points of this cell were degraded (host busy: the hypervisor took CPU (steal))" in row["caveat"]
+        assert "read all the same through control a, which A measured alike this target (" in row["caveat"]
+        assert "held undecided" not in row["caveat"]
+    assert all(cell(compare([a, b], margins=MARGINS), "b", t)["verdict"] == "undecided" for t in THREADS)
+
+
+def test_a_control_the_quiet_folder_measured_unlike_the_target_leaves_the_busy_folders_cells_held(tmp_path):
+    """b 20 % slower than a in both folders, B's points of b degraded: servers that differ can answer a busy host
+    unlike each other (a gap the host masks in one folder reads as a change), so through the control too b's cells
+    stay undecided, saying why."""
+    a = make_folder(tmp_path, "A", b_gap=0.8)
+    b = make_folder(tmp_path, "B", b_gap=0.8, seed=2, busy=True)
+    c = compare([a, b], control="a", margins=MARGINS)
+    for threads in THREADS:
+        row = cell(c, "b", threads)
+        assert row["test"] == rp.CONTROL_TEST and row["verdict"] == "undecided"
+        assert row["decided_by"].endswith("B's points of this cell were degraded (host busy: the hypervisor took CPU "
+                                          "(steal)) and A's were not, which hits a server and its client unlike the "
+                                          "reference"), row["decided_by"]
+        assert "read all the same" not in row["caveat"]
+
+
 def test_the_json_of_an_undecided_cell_has_its_interval_and_detectable_size(tmp_path, monkeypatch):
     monkeypatch.setenv("YCSBCTL_CACHE_DIR", str(tmp_path / "cache"))  # no calibration record: the defaults
     a, b = make_folder(tmp_path, "A"), make_folder(tmp_path, "B", host=0.7, seed=2)

@@ -148,7 +148,8 @@ def _reference_row(cell: dict, m: Metric, base: dict[int, float], other: dict[in
                f"divided out; the reference read {rc.reference_ratio:.2f}× between the folders)" if rc.control else
                f"read against each folder's reference server, block by block (the reference read "
                f"{rc.reference_ratio:.2f}× between the folders, divided out)")
-    caveat = f"{against}; better/worse only beyond ±{100 * bound:.1f} % between runs ({source})"
+    caveat = "; ".join(w for w in (against, rc.released,
+                                    f"better/worse only beyond ±{100 * bound:.1f} % between runs ({source})") if w)
     return {**verdict_row(cell, m, "", base, other, c, caveat), "drift_margin_pct": 100 * bound, "_held": rc.held}
 
 

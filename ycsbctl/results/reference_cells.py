@@ -7,7 +7,9 @@ host out:
 * the reference itself moved between the folders beyond the host's drift margin (its own ratio B/A, the median
   over the shared cells: one folder ran on a host another program was using);
 * the cell's points were degraded in one folder and not in the other — another program, the hypervisor's steal (a
-  hog hits a server and its client sharing cores unlike it hits the reference; said with what the points said);
+  hog hits a server and its client sharing cores unlike it hits the reference; said with what the points said),
+  unless the cell is read against a control target that the other folder measured as equivalent to this one
+  (:func:`_released`);
 * the CPUs the two runs could use differ (``taskset``: the manifest's ``reference.cpus``);
 * this cell's reference reading lies far from the other cells' (beyond the drift margin from their median, its
   own interval leaving that median out) and it moved alone — every target's ratio against it in that session moved
@@ -28,6 +30,7 @@ from ycsbctl.results import reference_pairs as rp
 from ycsbctl.results import stats
 from ycsbctl.results.causes import by_cause
 from ycsbctl.results.cells import cell_groups
+from ycsbctl.results.slice_pairs import mean_of
 
 MIN_CELLS_FOR_OUTLIER = 3  # cells of a folder pair from which one cell's reference reading is checked against theirs
 
@@ -41,6 +44,7 @@ class ReferenceCell:
     reference_ratio: float
     held: str | None = None
     control: str | None = None  # the control target it was read against, block by block (None: the reference)
+    released: str | None = None  # why a hold for one folder's degraded points does not apply (:func:`_released`)
 
 
 def cpus_text(cpus: list[int] | None) -> str:
@@ -101,10 +105,11 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
     out = {}
     for key, (c, rr, ra, rb) in found.items():
         held = folder_wide
+        busy_only: str | None = None  # the hold for one folder's degraded points, which a control may release
         if held is None and _busy(a[key]) != _busy(b[key]):
             (busy, quiet), g = (labels, a[key]) if _busy(a[key]) else (labels[::-1], b[key])
-            held = (f"the host differed: {busy}'s points of this cell were degraded{_busy_text(g)} and {quiet}'s "
-                    "were not, which hits a server and its client unlike the reference")
+            held = busy_only = (f"the host differed: {busy}'s points of this cell were degraded{_busy_text(g)} and "
+                                f"{quiet}'s were not, which hits a server and its client unlike the reference")
         if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin) \
                 and _moved_alone(key, rr.ratio / centre, found, host_margin):
             first = [lab for lab, r in zip(labels, (ra, rb)) if r.first]
@@ -118,8 +123,33 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
             ca = rp.reading(base_slices, set(a[key]["run_id"]), set(a[ckey]["run_id"]))
             cb = rp.reading(other_slices, set(b[key]["run_id"]), set(b[ckey]["run_id"]))
             if ca is not None and cb is not None:
-                out[key] = ReferenceCell(rp.compare(ca, cb, rp.CONTROL_TEST), rr.ratio, held, control)
+                released = None
+                if busy_only is not None and held == busy_only:
+                    quiet_side, quiet_label = (cb, labels[1]) if _busy(a[key]) else (ca, labels[0])
+                    released = _released(quiet_side, quiet_label, control, host_margin)
+                out[key] = ReferenceCell(rp.compare(ca, cb, rp.CONTROL_TEST), rr.ratio,
+                                         None if released else held, control, released and f"{busy_only}; {released}")
     return out
+
+
+def _released(quiet: rp.Reading, label: str, control: str, margin: float) -> str | None:
+    """Why a cell read against ``control`` may be decided although one folder's points were degraded: in the other
+    folder (``quiet``, ``label``) the target and the control answered alike — the target's block rate against the
+    control's, its 90 % interval inside ±``margin``: the two one-sided tests at α = 0.05, as ``equivalent`` is judged
+    (:func:`ycsbctl.results.stats.decide`) — so a host that slowed them unlike each other in the degraded
+    folder cannot have made a difference between the folders; what the degraded folder measured still only widens
+    the interval. None where the quiet folder's own reading of the two does not show them alike (servers that differ
+    can answer a busy host unlike each other: a gap the host masks in one folder would read as a change)."""
+    m = mean_of(quiet.relative, quiet.sessions)
+    if m.n < 2 or not m.se > 0:
+        return None
+    half = stats.t_quantile(1 - stats.ALPHA, m.df) * m.se  # the 90 % interval
+    bound = math.log1p(margin)
+    if not (-bound < m.mean - half and m.mean + half < bound):
+        return None
+    return (f"read all the same through control {control}, which {label} measured alike this target "
+            f"({math.exp(m.mean):.3f}× [{math.exp(m.mean - half):.3f}, {math.exp(m.mean + half):.3f}], inside "
+            f"±{100 * margin:.0f} %)")
 
 
 def _moved_alone(key: tuple, ref_move: float, found: dict[tuple, tuple], margin: float) -> bool:

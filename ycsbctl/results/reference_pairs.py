@@ -14,9 +14,10 @@ a folder), with Welch–Satterthwaite's degrees of freedom over the two. One rou
 
 The reference divides out what hits it and the target alike; what it cannot divide out is said, and such a cell is
 ``undecided`` whatever its interval (:func:`reference_check`): the reference itself read the host differently
-(its own ratio B/A beyond the margin), the points of one folder were host-busy and the other's not, the CPUs this
-run could use changed between the folders, or this cell's reference reading lies far from the folder pair's others
-(its first reading, a burst).
+(its own ratio B/A beyond the margin), the points of one folder were degraded and the other's not (unless a control
+the other folder measured alike the target reads it: :mod:`ycsbctl.results.reference_cells`), the CPUs this run could
+use changed between the folders, or this cell's reference reading lies far from the folder pair's others (its first
+reading, a burst).
 
 The relation between a target and the reference also moves between runs (each server is a new process), which the
 blocks of one run cannot see: so a cell is ``better``/``worse`` only beyond a between-run bound
