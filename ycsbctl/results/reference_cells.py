@@ -106,8 +106,9 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
     for key, (c, rr, ra, rb) in found.items():
         held = folder_wide
         busy_only: str | None = None  # the hold for one folder's degraded points, which a control may release
-        if held is None and _busy(a[key]) != _busy(b[key]):
-            (busy, quiet), g = (labels, a[key]) if _busy(a[key]) else (labels[::-1], b[key])
+        base_busy = _busy(a[key])
+        if held is None and base_busy != _busy(b[key]):
+            (busy, quiet), g = (labels, a[key]) if base_busy else (labels[::-1], b[key])
             held = busy_only = (f"the host differed: {busy}'s points of this cell were degraded{_busy_text(g)} and "
                                 f"{quiet}'s were not, which hits a server and its client unlike the reference")
         if held is None and len(logs) >= MIN_CELLS_FOR_OUTLIER and _far(rr, centre, host_margin) \
@@ -123,10 +124,9 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
             ca = rp.reading(base_slices, set(a[key]["run_id"]), set(a[ckey]["run_id"]))
             cb = rp.reading(other_slices, set(b[key]["run_id"]), set(b[ckey]["run_id"]))
             if ca is not None and cb is not None:
-                released = None
-                if busy_only is not None and held == busy_only:
-                    quiet_side, quiet_label = (cb, labels[1]) if _busy(a[key]) else (ca, labels[0])
-                    released = _released(quiet_side, quiet_label, control, host_margin)
+                # held for one folder's degraded points alone (no later check runs once a cell is held)
+                released = None if busy_only is None else _released(cb if base_busy else ca, quiet, control,
+                                                                      host_margin)
                 out[key] = ReferenceCell(rp.compare(ca, cb, rp.CONTROL_TEST), rr.ratio,
                                          None if released else held, control, released and f"{busy_only}; {released}")
     return out
