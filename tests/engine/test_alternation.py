@@ -193,6 +193,20 @@ def test_a_settle_windows_operations_are_counted_apart_and_none_is_lost_or_credi
         assert r.runtime_ms == pytest.approx(1000 * (SLICE_S - settle_s) * len(measured))
 
 
+@pytest.mark.truth
+def test_a_seconds_progress_waits_for_every_workers_report_of_its_first_slice(twin_servers: list[Server]) -> None:
+    """One 1 s slice, two workers: the progress line's one second is that slice's, so its tick waits for both
+    workers' reports of it (slice 0 too: none is in before the first report), its rate every operation of the
+    slice over its time, as the slices tables count them."""
+    alt = Alternation(tuple(s.url for s in twin_servers), slice_s=1.0, seed=4)
+    spec = PhaseSpec("run", twin_servers[0].url, _props(), threads=2, processes=2, warmup_s=0.0, duration_s=1.0,
+                     seed=4, alternation=alt)
+    ticks: list[Tick] = []
+    results = PhaseRunner(spec).run_alternated(ticks.append)
+    assert all(r.status == "ok" for r in results), [r.errors for r in results]
+    _ticks_are_the_slices_seconds(ticks, results, 0.0, 1.0)
+
+
 def _ticks_are_the_slices_seconds(ticks: list[Tick], results: list[PhaseResult], warmup_s: float,
                                   session_s: float) -> None:
     """The progress line, computed again from the slices tables: one tick a second from 0 to the session's last

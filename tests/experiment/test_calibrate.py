@@ -354,6 +354,27 @@ def test_redis_benchmark_reaches_the_host_port_database_and_user_the_url_names_a
         assert masked == expect + (["-a", "***"] if kw.get("password") else []), url
 
 
+def test_the_reads_served_are_the_hgetalls_sent_from_none_on_a_server_that_served_none(tmp_path):
+    """A new server has served no HGETALL (INFO commandstats has no line for it): 0 reads, then exactly the HGETALLs
+    sent to it, a missing key's included."""
+    from tests.fixtures.servers import start_redis
+    from ycsbctl.stores.redis.benchmark import RedisBenchmark
+
+    server = start_redis(tmp_path / "fresh")
+    r = redis.Redis.from_url(server.url)
+    try:
+        assert "cmdstat_hgetall" not in r.info("commandstats")
+        counted = [RedisBenchmark().reads_served(server.url)]
+        r.hset("user1", mapping={"field0": "v"})
+        for key in ("user1", "user1", "no-such-user"):
+            r.hgetall(key)
+        counted.append(RedisBenchmark().reads_served(server.url))
+    finally:
+        r.close()
+        server.stop()
+    assert counted == [0, 3]
+
+
 def test_the_plan_by_default_is_the_one_ycsbctl_calibrate_runs_without_options_and_the_docs():
     """CalibratePlan() (what a caller of the module gets) is the plan of `ycsbctl calibrate` with no option, as the
     CLI's own defaults read it, and the line of docs/studies/calibrate.md: 8 and 32 threads, 5 rounds of 3 s."""

@@ -66,6 +66,10 @@ def test_auto_interleaves_with_several_targets_or_repetitions_and_says_why_not()
     assert resolve_order("auto", 2, 1, False, False, False, None, "a paced point") == (
         "interleaved", "rounds run interleaved, not alternate (a cell's targets in one engine session): a paced point")
     assert resolve_order("auto", 1, 3, False, False, False) == ("interleaved", None)
+    # two are several: one target's 2 repetitions are rounds, and 2 targets whose servers cannot both stay up are
+    # rounds too (blocks, one server up at a time), never target by target
+    assert resolve_order("auto", 1, 2, False, False, False) == ("interleaved", None)
+    assert resolve_order("auto", 2, 1, False, False, False, "no room")[0] == "blocks"
     assert resolve_order("auto", 1, 1, False, False, False) == ("target", None)
     assert resolve_order("target", 3, 5, False, False, False) == ("target", None)
     order, why = resolve_order("auto", 2, 1, True, False, False)

@@ -333,6 +333,14 @@ def test_a_disturbed_points_timeline_draws_each_interval_at_its_middle_in_the_wi
     # each event labelled at its line, the labels stepped down 11 points each so that near ones do not overlap
     labels = [(a.get_text(), tuple(a.xyann), a.xy[0]) for a in top.texts]
     assert labels == [("del:set:2M@1s, stall 300 ms", (3, -4), 1.0), ("del:set:2M@1s", (3, -15), 1.8)], labels
+    # drawn (Agg), each label hangs from the throughput panel's top edge: inside the panel, in its upper half
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    panel = top.get_window_extent(renderer)
+    for a in top.texts:
+        box = a.get_window_extent(renderer)
+        assert panel.y0 + panel.height / 2 < box.y0 < box.y1 <= panel.y1, (a.get_text(), box, panel)
     for ax in (top, bottom):
         assert spans(ax, STALL_COLOR) == [(1.1, 1.4)]  # the one stall: 1.6 s since the start is 1.1 s into the window
         assert spans(ax, "#999") == [(-0.5, 0.0)]

@@ -104,7 +104,7 @@ def test_the_band_leaves_an_earlier_events_intervals_out_and_a_busy_store_ends_a
     is not the traffic's noise), by hand with numpy; a store done exactly at an interval's edge (4.0 s) was busy up to
     the interval before it (39), one done inside an interval (4.05 s) in that interval (40); ``busy_until_s`` NaN (an
     events table's empty cell) is no background work, as None; an event with nothing before it (a NaN reference)
-    has a window that ends where its own intervals do, not said open."""
+    has a window that ends where its own intervals do (or the store's work), not said open."""
     rng = np.random.default_rng(11)  # fixed: the band is worked out here from the very samples
     before = [int(x) for x in rng.normal(1000, 30, 30).round()]
     before[12:15] = [100, 120, 90]  # an earlier event's dip
@@ -121,3 +121,6 @@ def test_the_band_leaves_an_earlier_events_intervals_out_and_a_busy_store_ends_a
     assert nan == effect(flat, 3.0, 3.01, busy_until_s=None) and nan.affected_end_s == pytest.approx(3.3)
     first = effect(_series([5] * 20), 0.0, 0.05, busy_until_s=1.0)
     assert math.isnan(first.pre_ops_per_s) and not first.window_open and first.affected_end_s == pytest.approx(1.0)
+    # … and busy still when the store stopped being asked: to the end of the last full interval (its 20th)
+    busy = effect(_series([5] * 20), 0.0, 0.05, busy_until_s=math.inf)
+    assert not busy.window_open and busy.affected_end_s == pytest.approx(20 * 0.1)

@@ -203,6 +203,21 @@ def test_a_damaged_or_implausible_record_says_so_in_one_line_and_is_not_used(tex
     assert "not used" in m.source and "no calibration record" not in m.source
 
 
+def test_a_record_that_cannot_be_read_says_the_systems_words_or_else_the_errors_name(tmp_path: Path):
+    """A folder where the record would be: the OS's own words for it (os.strerror); bytes that are not UTF-8 have no
+    such words, their error's name instead (never "None")."""
+    import errno
+    import os
+
+    folder = tmp_path / "host_drift.json"
+    folder.mkdir()
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b'{"metrics": "\xff\xfe"}')
+    says = {p: host_drift.read(p).warning for p in (folder, binary)}
+    assert says == {p: f"the calibration record at {p} is damaged (cannot be read: {why}); using the default ±10 %"
+                    for p, why in ((folder, os.strerror(errno.EISDIR)), (binary, "UnicodeDecodeError"))}
+
+
 def test_the_widest_plausible_drift_is_used_and_the_record_that_holds_it_warns_nothing(tmp_path: Path):
     path = tmp_path / "host_drift.json"
     path.write_text('{"metrics": {"throughput": {"drifts": [0, 1.0]}}}')  # a cell twice as fast: the bound, kept

@@ -98,6 +98,14 @@ def test_a_reason_of_a_server_or_driver_is_cut_at_its_first_figure_or_parenthesi
         "host busy: another benchmark"
 
 
+def test_a_three_character_clause_before_a_figure_names_the_cause_and_groups_the_figures() -> None:
+    # 3 characters are enough to name a cause (the rule above: under 3, the clause with figures replaced): "EOF",
+    # cut before its figure or parenthesis whichever comes first, so that two such reasons are one group
+    runs = pd.DataFrame({"status": "failed", "error": ["EOF 12 bytes into a reply", "EOF (0 bytes read)"]})
+    assert [cause("failed", None, e) for e in runs["error"]] == ["EOF", "EOF"]
+    assert by_cause(runs) == [("failed", "EOF", 2)]
+
+
 def test_a_target_whose_points_all_failed_is_named_and_the_others_compared() -> None:
     runs = pd.concat([_runs(), _runs().query("target == 'redis-tls'").assign(target="redis-aof", status="failed",
                                                                                error="ConnectionLost: reset")])

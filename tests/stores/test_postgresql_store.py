@@ -63,6 +63,29 @@ def test_what_answers_the_opening_request_tells_whether_it_is_postgresql(answer:
     assert (got, asked) == (said, [SSL_REQUEST])
 
 
+def test_the_opening_request_goes_to_postgresqls_registered_port_when_the_url_names_none(monkeypatch):
+    """A URL without a port is asked at the port registered for PostgreSQL (the system's services database, IANA's
+    list), where its server listens; nothing answering there is no verdict (None)."""
+    import socket
+
+    try:
+        registered = socket.getservbyname("postgresql", "tcp")
+    except OSError:
+        pytest.skip("no services database naming postgresql (/etc/services)")
+    asked: list[tuple[str, int]] = []
+
+    def refused(address: tuple[str, int], timeout: float | None = None) -> socket.socket:
+        asked.append(address)
+        raise ConnectionRefusedError(address)
+
+    monkeypatch.setattr(socket, "create_connection", refused)
+    from ycsbctl.stores.postgresql.store import _not_postgresql
+
+    assert [_not_postgresql(u, 1.0) for u in ("postgresql://u@db.example/db", "postgresql://u@db.example:6000/db")
+            ] == [None, None]
+    assert asked == [("db.example", registered), ("db.example", 6000)]
+
+
 def test_postgresql_describes_a_tls_connection_by_the_servers_own_protocol_and_cipher(monkeypatch):
     from ycsbctl.stores import registry
     from ycsbctl.stores.postgresql import session

@@ -38,6 +38,33 @@ def test_index_score_is_java_string_hashcode():
     assert java_hash(b"polygenelubricants") == -(2**31)
 
 
+def test_the_chains_index_score_is_the_compiled_hash_where_built_and_the_python_one_where_not():
+    """An insert's ``_indices`` score as the chain computes it: the compiled core's hash where it is built (~0.05 µs
+    a key, not ~1), the Python twin's where it is not (``YCSBCTL_PURE_PYTHON=1``, a process of its own) — Java's
+    ``String.hashCode`` either way: ``s[0]·31^(n-1) + … + s[n-1]`` wrapped to a signed 32-bit int, here by hand."""
+    import os
+    import subprocess
+    import sys
+
+    from ycsbctl.native import FORCE_PURE_ENV, core
+    from ycsbctl.stores.redis import reply_chain
+
+    h = 0
+    for byte in KEY0:
+        h = (31 * h + byte) % 2**32
+    java = h - 2**32 if h >= 2**31 else h
+    if core is not None:
+        assert reply_chain._java_hash is core.java_hash
+    root = Path(__file__).resolve().parents[2]
+    pure = subprocess.run(
+        [sys.executable, "-c", "from ycsbctl.stores.redis import reply_chain as r; "
+                               f"print(r._java_hash({KEY0!r}), r._java_hash is r.java_hash)"],
+        capture_output=True, text=True, timeout=60, cwd=root,
+        env={**os.environ, FORCE_PURE_ENV: "1", "PYTHONPATH": str(root)})
+    assert pure.stdout.split() == [str(java), "True"], pure.stderr
+    assert reply_chain._java_hash(KEY0) == java == -594971599
+
+
 def test_insert_writes_a_hash_of_ten_printable_100_byte_fields_and_indexes_it(redis_server, rds):
     values = field_values()
     st = _run(lambda b: b[0].insert(TABLE, KEY0, values), redis_server.url)

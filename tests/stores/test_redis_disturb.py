@@ -89,6 +89,29 @@ def test_the_slowlog_threshold_is_lowered_to_100_us_only_where_it_logs_less(redi
         rds.config_set("slowlog-log-slower-than", setting)  # as it was, for the other tests
     assert after == was
 
+
+@pytest.mark.parametrize("was, lowered", [(0, True), (1, False), (10, False), (11, True)])
+def test_the_latency_monitor_threshold_is_set_to_10_ms_only_where_it_is_off_or_higher(redis_server, rds, was,
+                                                                                      lowered):
+    # 0 is off, 10 ms what the point needs: at 1-10 the server gets no CONFIG SET at all (its own count), above it or
+    # off, one to lower it and one to restore it
+    setting = {k: rds.config_get(k)[k] for k in ("latency-monitor-threshold", "slowlog-log-slower-than")}
+    rds.config_set("slowlog-log-slower-than", 100)  # left alone: the only CONFIG SET counted is the monitor's
+    rds.config_set("latency-monitor-threshold", was)
+    before = _calls(rds, "config|set")
+    d = RedisDisturber(redis_server.url, parse_disturb("del:hash:10@1s"), "monitor")
+    try:
+        d.build()
+        during = int(rds.config_get("latency-monitor-threshold")["latency-monitor-threshold"])
+    finally:
+        d.close()
+        after = int(rds.config_get("latency-monitor-threshold")["latency-monitor-threshold"])
+        sets = _calls(rds, "config|set") - before
+        for k, v in setting.items():
+            rds.config_set(k, v)  # as it was, for the other tests
+    assert (during, after, sets) == ((10, was, 2) if lowered else (was, was, 0))
+
+
 def test_slowlog_has_the_action_under_its_own_client_name_and_the_threshold_comes_back(redis_server, rds):
     rds.config_set("slowlog-log-slower-than", 10_000)
     d = RedisDisturber(redis_server.url, parse_disturb("del:zset:100k@1s"), "t")

@@ -116,6 +116,32 @@ def test_the_urls_each_store_takes_pass(name, url):
     registry.get(name).validate(url)
 
 
+@pytest.mark.parametrize("query", ["socket_timeout=5&health_check_interval=10&protocol=3", "ssl_cert_reqs=optional",
+                                   "socket_timeout=5&ssl_cert_reqs=none", "ssl_cert_reqs=maybe",
+                                   "socket_timeout=5&ssl_cert_reqs=Required"])
+def test_a_redis_urls_options_pass_where_redis_py_builds_its_connection_from_them(query):
+    """The URL's options as redis-py reads them (parse_url) and builds its connection of them (no connect): the ones
+    it takes pass, whatever their values, and only an ``ssl_cert_reqs`` it refuses is refused, before anything
+    starts."""
+    import redis
+    from redis.connection import Connection, parse_url
+
+    url = f"rediss://h:1/0?{query}"
+    kw = parse_url(url)
+    try:
+        kw.pop("connection_class", Connection)(**kw)
+        refused = None
+    except redis.RedisError as exc:
+        refused = str(exc)
+    try:
+        registry.get("redis").validate(url)
+        said = None
+    except UserError as exc:
+        said = str(exc)
+    assert (said is None) == (refused is None), (said, refused)
+    assert said is None or "ssl_cert_reqs" in said
+
+
 def test_sqlite_names_the_file_system_findmnt_names_for_its_file(tmp_path):
     store = registry.get("sqlite")
     for folder in ("/dev/shm", str(tmp_path)):

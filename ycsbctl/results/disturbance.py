@@ -163,7 +163,8 @@ def window_end(fine: FineSeries, start_s: float, pre: float, k_from: int, busy_u
     k_last = last if last is not None else k_from
     busy_open = False
     if busy_until_s is not None and not math.isnan(busy_until_s):
-        k_busy = math.ceil(busy_until_s / dt - 1e-9) - 1 if math.isfinite(busy_until_s) else k_last + 1
+        k_busy = (math.ceil(busy_until_s / dt - 1e-9) - 1 if math.isfinite(busy_until_s)  # the interval it ended in
+                  else k_last + 1)  # not done when the store stopped being asked: past the last full interval
         busy_open = k_busy > k_last
         k_from = max(k_from, min(k_busy, k_last))
     if math.isnan(pre):
