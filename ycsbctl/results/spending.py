@@ -58,8 +58,9 @@ def _phi(x: np.ndarray) -> np.ndarray:
 def _crossing(grid: np.ndarray, dens: np.ndarray, step: float, sd: float, bound: float) -> float:
     """P(no earlier crossing and |S| ≥ ``bound`` now): the density ``dens`` of the score S on ``grid`` (the region
     not crossed before), moved on by a normal step of sd ``sd``."""
-    tails = _ndtr((-bound - grid) / sd) + _ndtr((grid - bound) / sd)
-    return float(np.sum(dens * tails) * step)
+    below = _ndtr((-bound - grid) / sd)  # the step's chance of ending below -bound, from each grid point
+    above = _ndtr((grid - bound) / sd)  # and above bound
+    return float(np.sum(dens * (below + above)) * step)
 
 
 def _boundary(grid: np.ndarray, dens: np.ndarray, step: float, sd: float, root_t: float, part: float) -> float:

@@ -181,14 +181,15 @@ class PostgresProtocol(SqlProtocol, Tls, StallCause, Replication, ReportedPid, F
             version = str(only(s.fetch("SHOW server_version"))).split()[0]
             settings = dict(s.fetch("SELECT name, setting FROM pg_settings"))
             # what the server itself says of this connection (the same URL as the engine's clients)
-            ssl_row = s.fetch("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            ssl, tls, cipher = next(iter(s.fetch("SELECT ssl, version, cipher FROM pg_stat_ssl WHERE pid = "
+                                                 "pg_backend_pid()")), (False, None, None))  # its row: one
         durability = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS if k in settings)
         config: dict[str, Any] = {"pg_settings": settings, "durability": durability}
         # the report shows the name beside the numbers: what the server promises about a commit goes in it
         shown = ", ".join(f"{k}={settings[k]}" for k in DURABILITY_SETTINGS[:3] if k in settings)
         traits: dict[str, Any] = {"server": "PostgreSQL", "version": version, "durability": durability}
-        if ssl_row and ssl_row[0][0]:
-            traits["tls"] = f"{ssl_row[0][1]} {ssl_row[0][2]}"  # every point of this target is encrypted
+        if ssl:
+            traits["tls"] = f"{tls} {cipher}"  # every point of this target is encrypted
         return ServerFacts(f"PostgreSQL {version} ({shown})", version, config, traits)
 
     def reported_pid(self, url: str) -> int | None:
