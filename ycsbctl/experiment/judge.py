@@ -109,13 +109,18 @@ def caused_by_disturbance(stall: Stall, windows: list[tuple[float, float]]) -> b
     return any(stall.from_s < w_end and end > w_start for w_start, w_end in windows)
 
 
-def _found_stall(result: PhaseResult,
-                 disturbances: list[tuple[float, float]] | None) -> tuple[Stall | None, str | None]:
+def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | None,
+                 held: set[int] | None = None) -> tuple[Stall | None, str | None]:
     """The server's silence in a point that ran to its end (:func:`find_stall`), or None; and the note that
-    says one inside the point's own ``disturbances`` (then not held against the point: no stall)."""
+    says one inside the point's own ``disturbances`` (then not held against the point: no stall). ``held``: seconds
+    of its series that say nothing of its server (an alternated target's slices that another target's late
+    operations took whole: :mod:`ycsbctl.telemetry.held_slices`), read as unknown."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None
     typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
-    stall = (find_stall(result.series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
+    series = result.series
+    if held and "second" in series:
+        series = series[~series["second"].isin(held)]
+    stall = (find_stall(series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
                         paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
              if result.status == RunStatus.OK else None)
     if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
@@ -157,7 +162,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
           disturbances: list[tuple[float, float]] | None = None,
           pause_cause: Callable[[], str | None] | None = None,
           stall_cause: Callable[[], str | None] | None = None,
-          own_wait: Callable[[], str | None] | None = None, replica_note: str | None = None) -> Verdict:
+          own_wait: Callable[[], str | None] | None = None, replica_note: str | None = None,
+          held: set[int] | None = None, held_note: str | None = None) -> Verdict:
     """The verdict on one point. ``error``: why the point could not run (already one line);
     ``dataset_note``: the record count was short before the point; ``after_note``: short (or the
     server another) after it; ``host_busy``: another
@@ -171,7 +177,9 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     inside it (SQLite's one write lock shared by the engine's worker processes): a wait of the store's, measured as its
     latency, so the point is neither a client-stall nor degraded for it, and the reason says it; ``replica_note``: a
     replica (standby) of the primary was lost while the point ran (:mod:`ycsbctl.telemetry.replicas_lost`), which
-    degrades it: the deployment measured is not the one asked for."""
+    degrades it: the deployment measured is not the one asked for; ``held``: the seconds of its series that another
+    target of its alternated session took whole (not read for a stall), and ``held_note`` what its reason says of
+    them (:mod:`ycsbctl.telemetry.held_slices`)."""
     if result is None:
         # workers that never connected to a server that answers: its own reason (a connection's first commit
         # waiting for a synchronous standby that is gone), else "did not connect" alone
@@ -179,7 +187,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         return Verdict(RunStatus.FAILED, _join(error, said) if said else (error or "no result"), bottleneck)
     said = server_error(result)
     first = said if said and said not in (error or "") else None
-    stall, disturbed_note = _found_stall(result, disturbances)
+    stall, disturbed_note = _found_stall(result, disturbances, held)
+    disturbed_note = _join(disturbed_note, held_note)  # notes of an ok point too: they say what was not held against it
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     cause = pause_cause() if paused and pause_cause is not None else None
     own = own_wait() if paused and not cause and own_wait is not None else None

@@ -24,6 +24,7 @@ from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores.capabilities import ClientPauses, ErrorHints, Replication, StallCause
 from ycsbctl.stores.registry import admin_errors, ask
+from ycsbctl.telemetry.held_slices import HeldSlice, held_note, held_seconds, held_slices
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
@@ -195,6 +196,9 @@ class PointRunner:
         ref_eps, ref_points = ([reference[0]], [reference[1]]) if reference else ([], [])
         outs = measure_alternated(eps + ref_eps, points + ref_points, self.study, self.console.progress,
                                   [b for _, _, b in pairs], self.engine, reference=reference is not None)
+        named = [p.target.label for p in points] + (["reference"] if reference is not None else [])
+        held = held_slices({label: o.result.slices if o.result is not None else None
+                            for label, o in zip(named, outs)})
         if reference is not None:
             reference[2](outs.pop().result)
         records = []
@@ -204,7 +208,8 @@ class PointRunner:
             self._busy_at_start = list(busy)
             position = None if self.position is None else self.position + i
             record = self._keep(out, ep, point, started, dataset_note=notes[i], after_note=after, position=position,
-                                replica_note=_replicas_lost(ep, replicas[i], out), session=session)
+                                replica_note=_replicas_lost(ep, replicas[i], out), session=session,
+                                held=held.get(point.target.label, []))
             self.measured[record.run_id] = point
             records.append(record)
         return records
@@ -228,8 +233,11 @@ class PointRunner:
 
     def _keep(self, out: PointOutcome, ep: Endpoint, point: Point, started: str, dataset_note: str | None = None,
               after_note: str | None = None, position: int | None = None,
-              replica_note: str | None = None, session: str | None = None) -> RunRecord:
-        """Judge a point, write it to the sink, tell the user."""
+              replica_note: str | None = None, session: str | None = None,
+              held: list[HeldSlice] | None = None) -> RunRecord:
+        """Judge a point, write it to the sink, tell the user (``held``: its slices of an alternated session that
+        another target's late operations took whole, :func:`~ycsbctl.telemetry.held_slices.held_slices`)."""
+        own = out.result.slices if out.result is not None else None
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
         busy = host_busy(others, out.bottleneck)
@@ -241,7 +249,8 @@ class PointRunner:
                                                    out.result.binding_counts if out.result else None),
                   stall_cause=lambda: asked_server(store, StallCause.stall_cause, ep.url),
                   own_wait=lambda: _own_lock_wait(store, ep.url, out.result),
-                  replica_note=replica_note)
+                  replica_note=replica_note, held=held_seconds(own, held or []),
+                  held_note=held_note(held or [], len(own) if own is not None else 0))
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason
