@@ -39,9 +39,10 @@ def test_a_ci_runs_three_docker_stores_one_hiccup_holds_the_next_target_only():
 def test_a_slice_is_held_only_until_the_holders_last_operation_ends():
     """A's operation runs 0.5 s past its slice (0.0–0.2 s): B's slices 1 (ends 0.4) and 2 (ends 0.6) are held,
     B's slice 4 (0.8–1.0 s, after it ended) served nothing with no one to wait on — its own silence — and A's
-    own empty slice 3 is A's wait."""
+    own empty slice 3 is A's wait. A's operation of slice 6 ends 0.1 s into B's slice 7: the clients were free for
+    the rest of it, so that empty slice is B's own too."""
     frames = _frames([(0, "A", 10, 0.5), (1, "B", 0, NAN), (2, "B", 0, NAN), (3, "A", 0, NAN), (4, "B", 0, NAN),
-                      (5, "A", 12, 0.001)])
+                      (5, "A", 12, 0.001), (6, "A", 5, 0.1), (7, "B", 0, NAN)])
     held = held_slices(frames)
     assert held == {"B": [HeldSlice(1, 0.2, 0.4, "A"), HeldSlice(2, 0.4, 0.6, "A")]}
 
