@@ -171,10 +171,13 @@ def test_a_server_frozen_mid_session_is_its_own_stall_and_its_partners_held_slic
     """``frozen``'s server is stopped (SIGSTOP) for 2 s inside an alternated session of two Redis servers. Every
     client waits on its operation in flight and only then goes on (an operation belongs to the slice it started in),
     so ``free``'s slices in those 2 s serve nothing: they are ``frozen``'s wait, not a silence of ``free``'s server.
-    ``frozen``'s point is the stall, with the seconds of no reply; ``free``'s is no stall, and its reason says how
-    many of its slices were held and by whom — computed again here from the slices table. Was: both points read
-    "no reply for … the server was frozen, paused or unreachable", ``free``'s server blamed for its partner's
-    freeze (a CI run of the three Docker stores read a 0.5 s hiccup of one as a stall of another)."""
+    ``frozen``'s point is the stall, with the seconds of no reply; ``free``'s is no stall — degraded, as its rate
+    counts the held time, and left out of the verdicts — and its reason says how many of its slices were held and
+    by whom — computed again here from the slices table. ``frozen``'s replies on
+    waking count where its wait began, so its series may have no empty second; its stall is then read from the
+    operation that waited (ycsbctl.telemetry.stall.straggler_stall: with a core busy it once read ok). Was: both
+    points read "no reply for … the server was frozen, paused or unreachable", ``free``'s server blamed for its
+    partner's freeze (a CI run of the three Docker stores read a 0.5 s hiccup of one as a stall of another)."""
     import time
 
     from tests.fixtures.cli import start
@@ -206,6 +209,8 @@ def test_a_server_frozen_mid_session_is_its_own_stall_and_its_partners_held_slic
     mine, theirs = run.loc[target_label(free.url)], run.loc[target_label(stopped.url)]
     assert theirs["bottleneck"] == "stall" and "no reply for" in theirs["error"], theirs.to_dict()
     assert mine["bottleneck"] != "stall" and "no reply" not in (mine["error"] or ""), mine.to_dict()
+    # degraded all the same (its rate counts the held time): kept out of every verdict
+    assert mine["status"] == "degraded" and not mine["compared"], mine.to_dict()
     slices = pd.read_parquet(out / "slices.parquet")
     slices = slices[slices["phase"] == "run"]
     by_target = {t: s for t, s in slices.groupby("target")}
@@ -216,9 +221,9 @@ def test_a_server_frozen_mid_session_is_its_own_stall_and_its_partners_held_slic
     said = (f"{len(held[f])} of its {len(by_target[f])} slices ({sum(x.end_s - x.start_s for x in held[f]):.1f} s) "
             f"served nothing: every client was still waiting on {h}'s late operations")
     assert said in (mine["error"] or ""), mine["error"]
-    # a held slice measured nothing, and an operation of the frozen server's ran past its end
+    # a held slice measured nothing, and began while an operation of the frozen server's was still running
     for x in held[f]:
         row = slices[slices["slice"] == x.slice].iloc[0]
         assert row["operations"] == 0
         before = slices[(slices["slice"] < x.slice) & (slices["operations"] > 0)]
-        assert (before["t_end_s"] + before["switch_s"]).max() >= row["t_end_s"]
+        assert (before["t_end_s"] + before["switch_s"]).max() > row["t_start_s"]

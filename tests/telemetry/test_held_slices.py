@@ -39,12 +39,13 @@ def test_a_ci_runs_three_docker_stores_one_hiccup_holds_the_next_target_only():
 def test_a_slice_is_held_only_until_the_holders_last_operation_ends():
     """A's operation runs 0.5 s past its slice (0.0–0.2 s): B's slices 1 (ends 0.4) and 2 (ends 0.6) are held,
     B's slice 4 (0.8–1.0 s, after it ended) served nothing with no one to wait on — its own silence — and A's
-    own empty slice 3 is A's wait. A's operation of slice 6 ends 0.1 s into B's slice 7: the clients were free for
-    the rest of it, so that empty slice is B's own too."""
+    own empty slice 3 is A's wait. A's operation of slice 6 ends 0.1 s into B's slice 7, which began with every
+    client away: held too (what was left of it measured nothing); A's of slice 8 ends as B's slice 9 begins, which
+    is then B's own."""
     frames = _frames([(0, "A", 10, 0.5), (1, "B", 0, NAN), (2, "B", 0, NAN), (3, "A", 0, NAN), (4, "B", 0, NAN),
-                      (5, "A", 12, 0.001), (6, "A", 5, 0.1), (7, "B", 0, NAN)])
+                      (5, "A", 12, 0.001), (6, "A", 5, 0.1), (7, "B", 0, NAN), (8, "A", 5, 0.0), (9, "B", 0, NAN)])
     held = held_slices(frames)
-    assert held == {"B": [HeldSlice(1, 0.2, 0.4, "A"), HeldSlice(2, 0.4, 0.6, "A")]}
+    assert held == {"B": [HeldSlice(1, 0.2, 0.4, "A"), HeldSlice(2, 0.4, 0.6, "A"), HeldSlice(7, 1.4, 1.6, "A")]}
 
 
 def test_the_latest_ending_operation_holds_whatever_slice_it_came_from():
@@ -67,5 +68,5 @@ def test_a_second_is_left_out_only_when_each_of_its_slices_was_held():
 def test_the_note_counts_the_held_slices_their_time_and_names_each_holder_once():
     held = [HeldSlice(3, 0.6, 0.8, "a"), HeldSlice(5, 1.0, 1.2, "b"), HeldSlice(7, 1.4, 1.6, "a")]
     assert held_note(held, 20) == ("3 of its 20 slices (0.6 s) served nothing: every client was still waiting on "
-                                   "a, b's late operations, so those seconds are not read as its own stall")
+                                   "a, b's late operations (not its own stall; its rate counts that time)")
     assert held_note([], 20) is None

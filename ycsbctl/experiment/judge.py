@@ -32,7 +32,7 @@ from ycsbctl.telemetry.bottleneck import (
     lock_wait_bottleneck,
     stall_bottleneck,
 )
-from ycsbctl.telemetry.stall import MIN_STALL_S, Stall, find_stall
+from ycsbctl.telemetry.stall import MIN_STALL_S, Stall, find_stall, straggler_stall
 
 _CLIENT_SIDE = ("timed out after",)  # messages of our own, not the server's words
 CLIENT_PAUSE_SHARE = 0.10  # of the measured window: a client pause this long (and ≥ MIN_STALL_S) degrades
@@ -123,6 +123,11 @@ def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | 
     stall = (find_stall(series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
                         paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
              if result.status == RunStatus.OK else None)
+    late = (straggler_stall(result.slices, result.warmup_s or 0.0, (typical_us or 0.0) / 1e6)
+            if result.status == RunStatus.OK else None)
+    if late is not None and (stall is None or late.seconds > stall.seconds):  # an alternated target's own slices
+        late.timeouts = stall.timeouts if stall is not None else 0
+        stall = late
     if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
         return None, (f"no reply for {stall.seconds:.1f} s from {stall.began()}, during the point's own "
                       "disturbance (see the Disturbances table)")
@@ -179,7 +184,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     replica (standby) of the primary was lost while the point ran (:mod:`ycsbctl.telemetry.replicas_lost`), which
     degrades it: the deployment measured is not the one asked for; ``held``: the seconds of its series that another
     target of its alternated session took whole (not read for a stall), and ``held_note`` what its reason says of
-    them (:mod:`ycsbctl.telemetry.held_slices`)."""
+    them (:mod:`ycsbctl.telemetry.held_slices`): degraded, since its rate counts that time (no verdict reads it), but
+    no stall of its server."""
     if result is None:
         # workers that never connected to a server that answers: its own reason (a connection's first commit
         # waiting for a synchronous standby that is gone), else "did not connect" alone
@@ -188,7 +194,6 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     said = server_error(result)
     first = said if said and said not in (error or "") else None
     stall, disturbed_note = _found_stall(result, disturbances, held)
-    disturbed_note = _join(disturbed_note, held_note)  # notes of an ok point too: they say what was not held against it
     paused = result.status == RunStatus.OK and client_stalled(result, stall)
     cause = pause_cause() if paused and pause_cause is not None else None
     own = own_wait() if paused and not cause and own_wait is not None else None
@@ -217,15 +222,15 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         dataset_note = _join(missing.text() if missing is not None else None, after_note)
     if host_busy and stall is None and not paused:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
-    if stall is not None or paused or dataset_note or host_busy or replica_note:
+    if stall is not None or paused or dataset_note or host_busy or replica_note or held_note:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
-        return Verdict(RunStatus.DEGRADED, _join(stall_text, replica_note, dataset_note, host_busy, err, error,
-                                                 disturbed_note, own_note),
+        return Verdict(RunStatus.DEGRADED, _join(stall_text, replica_note, held_note, dataset_note, host_busy, err,
+                                                 error, disturbed_note, own_note),
                        bottleneck,
                        stall.to_dict() if stall else None,
                        busy_only=bool(host_busy) and stall is None and not paused and not dataset_note
-                       and not replica_note)
+                       and not replica_note and not held_note)
     errors = result.returns("ERROR")
     return Verdict(RunStatus.OK, _join(error, disturbed_note,
                                        f"{errors:,} ERROR: {first}" if first and errors else None,

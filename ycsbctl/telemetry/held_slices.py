@@ -6,10 +6,13 @@ alternating_worker`), so a target whose server answers late holds every client p
 it (of another target) may end before any client is free, and its target then serves nothing through no fault of
 its own. The late target's own operations carry the wait (its slowest operation, its stall); the held target's
 series shows a second without a reply, which read alone is a stall of *its* server. A slice is held when it
-measured no operation and an earlier slice of another target had an operation that ended at or after this slice's
-end (``switch_s``: how far a slice's last operation ran past its end). The seconds of a target's series made only
+measured no operation and began while an operation of an earlier slice of another target was still running
+(``switch_s``: how far a slice's last operation ran past its end): its clients came late, if at all, and what was
+left of it measured nothing (on a loaded host, 50 ms left of a slice once went without an operation, and the held
+target's whole second read as its stall). The seconds of a target's series made only
 of its held slices are not evidence of a stall (:func:`ycsbctl.telemetry.stall.find_stall` reads an absent second
-as unknown); the point's reason says how many of its slices were held, and by whom.
+as unknown); the point is degraded all the same — its rate counts the held time, and its slices' pairs with a partner
+would carry it — with a reason that says how many of its slices were held, and by whom.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def held_slices(slices: Mapping[str, pd.DataFrame | None]) -> dict[str, list[Hel
     held: dict[str, list[HeldSlice]] = {}
     last_end, holder = -math.inf, ""  # when the latest operation of an earlier slice ended, and whose it was
     for k, lo, hi, n, switch_s, label in rows:
-        if n == 0 and holder and holder != label and last_end >= hi - 1e-9:
+        if n == 0 and holder and holder != label and last_end > lo + 1e-9:
             held.setdefault(label, []).append(HeldSlice(k, lo, hi, holder))
         if n and not math.isnan(switch_s) and hi + switch_s > last_end:
             last_end, holder = hi + switch_s, label
@@ -69,4 +72,4 @@ def held_note(held: list[HeldSlice], slices: int) -> str | None:
     holders = ", ".join(dict.fromkeys(h.holder for h in held))
     span = sum(h.end_s - h.start_s for h in held)
     return (f"{len(held)} of its {slices} slices ({span:.1f} s) served nothing: every client was still waiting on "
-            f"{holders}'s late operations, so those seconds are not read as its own stall")
+            f"{holders}'s late operations (not its own stall; its rate counts that time)")

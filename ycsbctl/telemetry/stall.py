@@ -131,3 +131,29 @@ def find_stall(series: pd.DataFrame | None, timeouts: int = 0, timeout_s: float 
         best = best or Stall(0.0, 0.0, warmup_s=warmup_s)
         best.timeouts = int(timeouts)
     return best
+
+
+def straggler_stall(slices: pd.DataFrame | None, warmup_s: float = 0.0, typical_s: float = 0.0) -> Stall | None:
+    """The longest silence an alternated target's own slices show (``slices``: its rows of the session's slices
+    table, the ``t_end_s``, ``operations``, ``switch_s`` and ``warmup`` columns), or None.
+
+    In an alternated session an operation belongs to the slice it started in, so the replies a frozen server gives
+    when it wakes land in the second its silence began, which then reads busy (its per-second series may show no
+    empty second at all). The silence shows instead as an operation that ran on ``switch_s`` ≥ :data:`MIN_STALL_S`
+    past its slice's end while every later slice of the target that ended before that operation did measured
+    nothing: no client had a reply from the server in all that time. Its length is that ``switch_s``, from the
+    slice's end (the operation began earlier: a floor, as a freeze's first second is in :func:`find_stall`); one no
+    longer than :data:`OWN_LENGTH` times the point's median latency ``typical_s`` is its operations' own length."""
+    if slices is None or slices.empty:
+        return None
+    rows = sorted(zip(slices["t_end_s"].astype(float), slices["operations"].astype(int),
+                      slices["switch_s"].astype(float),
+                      slices["warmup"].astype(bool) if "warmup" in slices else [False] * len(slices)))
+    best: Stall | None = None
+    for end, n, switch_s, warm in rows:
+        if warm or not n or math.isnan(switch_s) or switch_s < MIN_STALL_S or switch_s <= OWN_LENGTH * typical_s:
+            continue
+        until = end + switch_s
+        if all(m == 0 for e, m, _, _ in rows if end < e <= until) and (best is None or switch_s > best.seconds):
+            best = Stall(round(switch_s, 1), round(end, 1), warmup_s=warmup_s)
+    return best
