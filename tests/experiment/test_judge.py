@@ -620,3 +620,32 @@ def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label
         v = Verdict(RunStatus.FAILED, "lost the server", {"label": label, "why": "w", "text": "t"})
         assert v.bottleneck == ({"label": label, "text": "t"} if kept else None), label
     assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}
+
+
+def test_an_alternated_targets_held_slices_degrade_it_without_a_stall_and_a_busy_host_does_not_let_it_be_compared():
+    """A point whose second 1 was all held slices (another target's late operations): that second is not read as a
+    silence, the point is degraded by the note alone — kept out of every verdict even where a busy host is the other
+    reason (a busy-only point of paired rounds is compared; this one's rate counts the held time)."""
+    r = result([900, 0, 950, 1000])
+    note = "2 of its 10 slices (0.4 s) served nothing: …"
+    plain = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}, held={1}, held_note=note)
+    assert (plain.status, plain.reason, plain.stall) == ("degraded", note, None)
+    busy = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}, held={1}, held_note=note,
+                 host_busy="other programs used 40 % of a core")
+    assert busy.status == "degraded" and not busy.compared and note in (busy.reason or "")
+    assert judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}).stall is not None  # read alone: a stall
+
+
+def test_an_alternated_targets_stall_is_read_from_the_operation_that_waited_where_no_second_went_empty():
+    """Its replies on waking counted where the wait began: no empty second, but one operation ran 1.7 s past its
+    slice's end while its own slices up to then measured nothing — a stall of 1.7 s, the server's."""
+    nan = math.nan
+    r = result([7000, 2, 856, 3000])
+    r.slices = pd.DataFrame([{"t_end_s": e, "operations": n, "switch_s": sw, "warmup": False}
+                             for e, n, sw in [(0.4, 2420, 0.0002), (1.2, 2, 1.688), (1.4, 0, nan), (2.0, 0, nan),
+                                              (2.8, 0, nan), (3.0, 856, 0.0002)]])
+    v = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"})
+    assert v.status == "degraded" and v.bottleneck["label"] == "stall" and v.stall["seconds"] == 1.7
+    assert v.reason.startswith("no reply for 1.7 s, from 1.2 s into the measured window")
+    r.slices = None
+    assert judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}).status == "ok"
