@@ -248,8 +248,13 @@ def test_the_headline_answers_the_disturbance_study_first_from_its_events_table(
         lost = rows["ops_lost"]
         best, other = lost.idxmin(), lost.idxmax()
         rate = rows["pre_ops_per_s"].max()
+        # a target whose cost events.csv charged to the other event its window reached (on a slow host an UNLINK's
+        # lasts past the expiry at 5 s) leaves no race to win: its row's loss is not this action's
+        elsewhere = any(e["charged_to"].split("+")[0] != event_label(e["event"], int(e["occurrence"]))
+                        for _, e in rows.iterrows() if isinstance(e["overlaps"], str) and e["overlaps"]
+                        and isinstance(e["charged_to"], str) and e["charged_to"])
         if lost[other] >= COST_RATIO * lost[best] and lost[other] - lost[best] >= COST_MARGIN_S * rate \
-                and not rows.loc[best, "window_open"]:
+                and not rows.loc[best, "window_open"] and not elsewhere:
             assert f"— {best} wins: fewest operations lost over the whole affected window" in line, line
         else:
             assert "wins" not in line, line
