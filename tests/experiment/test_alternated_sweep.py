@@ -133,26 +133,21 @@ def test_a_server_you_run_that_dies_mid_session_fails_alone_and_its_partner_goes
     target")."""
     import time
 
-    from tests.fixtures.cli import start
+    from tests.fixtures.cli import reaped, start
     from tests.fixtures.waiting import LineReader
 
     kept, gone = start_redis(tmp_path / "kept"), start_redis(tmp_path / "gone")
     out = tmp_path / "exp"
     try:
-        proc = start("run", "workload-c", "--targets", f"{kept.url},{gone.url}", "--load", "--threads", "1,2,4",
-                     "--duration", "1", "--records", "300", "--warmup", "0", "--no-telemetry", "--no-yardstick",
-                     "--no-reference", "--no-report", "--allow-concurrent", "--out", str(out))
-        try:
+        with reaped(start("run", "workload-c", "--targets", f"{kept.url},{gone.url}", "--load", "--threads", "1,2,4",
+                          "--duration", "1", "--records", "300", "--warmup", "0", "--no-telemetry", "--no-yardstick",
+                          "--no-reference", "--no-report", "--allow-concurrent", "--out", str(out))) as proc:
             LineReader(proc.stderr).wait_for("⇄", 300)
             time.sleep(0.5)
             gone.proc.kill()
             gone.proc.wait()
             reads_at_kill = redis_hgetall_calls(kept.url)
             proc.communicate(timeout=300)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
         reads_after = redis_hgetall_calls(kept.url) - reads_at_kill
     finally:
         kept.stop()
@@ -180,26 +175,22 @@ def test_a_server_frozen_mid_session_is_its_own_stall_and_its_partners_held_slic
     partner's freeze (a CI run of the three Docker stores read a 0.5 s hiccup of one as a stall of another)."""
     import time
 
-    from tests.fixtures.cli import start
+    from tests.fixtures.cli import reaped, start
     from tests.fixtures.faults import frozen, wait_point
     from ycsbctl.telemetry.held_slices import held_slices
 
     free, stopped = start_redis(tmp_path / "free"), start_redis(tmp_path / "frozen")
     out = tmp_path / "exp"
     try:
-        proc = start("run", "workload-c", "--target", free.url, "--target", stopped.url, "--load", "--threads", "2",
-                     "--duration", "4", "--slice", "0.2", "--records", "300", "--warmup", "0", "--no-telemetry",
-                     "--no-yardstick", "--no-reference", "--no-report", "--allow-concurrent", "--out", str(out))
-        try:
+        with reaped(start("run", "workload-c", "--target", free.url, "--target", stopped.url, "--load", "--threads",
+                          "2", "--duration", "4", "--slice", "0.2", "--records", "300", "--warmup", "0",
+                          "--no-telemetry", "--no-yardstick", "--no-reference", "--no-report", "--allow-concurrent",
+                          "--out", str(out))) as proc:
             wait_point(stopped, 2, proc, records=300)
             time.sleep(0.5)
             with frozen(stopped.proc.pid):
                 time.sleep(2.0)
             _, stderr = proc.communicate(timeout=300)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
     finally:
         free.stop()
         stopped.stop()

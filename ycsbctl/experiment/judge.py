@@ -117,17 +117,17 @@ def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | 
     operations took whole: :mod:`ycsbctl.telemetry.held_slices`), read as unknown."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None
     typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
-    series = result.series
-    if held and "second" in series:
-        series = series[~series["second"].isin(held)]
-    stall = (find_stall(series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
-                        paced=result.target_rate is not None, typical_s=(typical_us or 0.0) / 1e6)
-             if result.status == RunStatus.OK else None)
-    late = (straggler_stall(result.slices, result.warmup_s or 0.0, (typical_us or 0.0) / 1e6)
-            if result.status == RunStatus.OK else None)
-    if late is not None and (stall is None or late.seconds > stall.seconds):  # an alternated target's own slices
-        late.timeouts = stall.timeouts if stall is not None else 0
-        stall = late
+    stall = None
+    if result.status == RunStatus.OK:
+        series, typical_s = result.series, (typical_us or 0.0) / 1e6
+        if held and "second" in series:
+            series = series[~series["second"].isin(held)]
+        stall = find_stall(series, result.returns("TIMEOUT"), result.timeout_s, result.warmup_s or 0.0,
+                           paced=result.target_rate is not None, typical_s=typical_s)
+        late = straggler_stall(result.slices, result.warmup_s or 0.0, typical_s)  # an alternated target's own slices
+        if late is not None and (stall is None or late.seconds > stall.seconds):
+            late.timeouts = stall.timeouts if stall is not None else 0
+            stall = late
     if stall is not None and disturbances and caused_by_disturbance(stall, disturbances):
         return None, (f"no reply for {stall.seconds:.1f} s from {stall.began()}, during the point's own "
                       "disturbance (see the Disturbances table)")
