@@ -97,8 +97,8 @@ TESTS: dict[str, list[str]] = {
     "ycsbctl/experiment/explain.py": ["tests/experiment/test_explain.py", "tests/telemetry/test_why.py",
                                       "tests/experiment/test_point_runner.py"],
     "ycsbctl/telemetry/stall.py": ["tests/telemetry/test_stall.py", "tests/experiment/test_judge.py"],
-    "ycsbctl/telemetry/held_slices.py": ["tests/telemetry/test_held_slices.py",
-                                         "tests/experiment/test_alternated_sweep.py"],
+    "ycsbctl/results/held_slices.py": ["tests/results/test_held_slices.py", "tests/results/test_slice_pairs.py",
+                                       "tests/engine/test_alternation.py", "tests/experiment/test_alternated_sweep.py"],
     # Which replica a point lost, when (the first 1 Hz sample counting fewer), and what its figures are true of.
     "ycsbctl/telemetry/replicas_lost.py": ["tests/experiment/test_faults_replica_unread.py"],
     # The disturbance study's events table: stall, operations lost, p99 before/during/after.

@@ -622,17 +622,18 @@ def test_a_failed_point_keeps_a_fault_label_host_busy_included_and_no_rate_label
     assert Verdict(RunStatus.OK, None, {"label": "latency", "why": "w"}).bottleneck == {"label": "latency", "why": "w"}
 
 
-def test_an_alternated_targets_held_slices_degrade_it_without_a_stall_and_a_busy_host_does_not_let_it_be_compared():
+def test_an_alternated_targets_held_slices_are_no_stall_nor_held_against_it_and_its_reason_says_them():
     """A point whose second 1 was all held slices (another target's late operations): that second is not read as a
-    silence, the point is degraded by the note alone — kept out of every verdict even where a busy host is the other
-    reason (a busy-only point of paired rounds is compared; this one's rate counts the held time)."""
+    silence, and the point is not degraded for it (the engine left that time out of its rate, the slice pairs
+    their blocks): ok with the note as its reason, and with a busy host as the only other reason it is compared
+    like any busy point of paired rounds."""
     r = result([900, 0, 950, 1000])
     note = "2 of its 10 slices (0.4 s) served nothing: …"
     plain = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}, held={1}, held_note=note)
-    assert (plain.status, plain.reason, plain.stall) == ("degraded", note, None)
+    assert (plain.status, plain.reason, plain.stall, plain.bottleneck["label"]) == ("ok", note, None, "latency")
     busy = judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}, held={1}, held_note=note,
                  host_busy="other programs used 40 % of a core")
-    assert busy.status == "degraded" and not busy.compared and note in (busy.reason or "")
+    assert busy.status == "degraded" and busy.compared and note in (busy.reason or "")
     assert judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}).stall is not None  # read alone: a stall
 
 

@@ -53,12 +53,27 @@ def test_a_blocks_rate_is_its_operations_over_its_nominal_seconds_and_the_ratio_
     assert short.blocks == 1 and short.left_out == 2  # a slice missing from a side leaves its block out too
 
 
+def test_a_block_with_a_held_slice_is_left_out_and_counted_whatever_its_other_slice_served():
+    """B's slice 10 served nothing because another target's late operations kept every client past its start (the
+    engine's ``held``, ycsbctl.results.held_slices): block 2 then says nothing of B's rate — (1250 + 0) ops over 1 s
+    would halve it — and is left out, counted; a held slice of the baseline's side leaves its block out alike.
+    Unflagged, the same block is compared (the test above)."""
+    held_b = B.assign(held=B["slice"] == 10)
+    pairs = sp.block_pairs(A, held_b, sp.RATE, {"s1": 2})
+    assert pairs.log_ratios.tolist() == pytest.approx([math.log(2350 / ((1000 + 1300) / 1.1))])  # block 1 alone
+    assert pairs.blocks == 1 and pairs.left_out == 2 and pairs.warmup == 1
+    held_a = A.assign(held=A["slice"] == 5)
+    assert sp.block_pairs(held_a, B, sp.RATE, {"s1": 2}).log_ratios.tolist() == pytest.approx([math.log(1250 / 2150)])
+    assert sp.block_pairs(A, B.assign(held=False), sp.RATE, {"s1": 2}).blocks == 2
+
+
 def test_a_blocks_p99_is_the_geometric_mean_of_the_targets_two_slices_and_one_without_a_figure_leaves_it_out():
     pairs = sp.block_pairs(A, B, "p99_us", {"s1": 2})
     expected = math.log(math.sqrt(500.0 * 520.0)) - math.log(math.sqrt(700.0 * 720.0))
     assert pairs.log_ratios.tolist() == pytest.approx([expected])
     assert pairs.left_out == 2 and pairs.warmup == 1  # block 2 (B's slice 10 has no p99) and block 3
-    assert pairs.caveat() == "2 of 3 blocks left out (a side with no operation, no figure or a block cut short)"
+    assert pairs.caveat() == ("2 of 3 blocks left out (a side with no operation, a slice held by another target's late "
+                             "operations, no figure or a block cut short)")
 
 
 def test_a_session_of_three_targets_has_blocks_of_six_slices():

@@ -95,7 +95,8 @@ def test_an_equal_pair_in_one_round_is_equivalent_and_blocks_left_out_are_said()
     rho = min(max(float((d[1:] * d[:-1]).sum() / (d ** 2).sum()), 0.0), 0.9)
     counted = f" ({38 * (1 - rho) / (1 + rho):.0f} effective: lag-one {rho:.2f})" if rho > 0 else ""
     assert tp["decided_by"] == (f"{sp.TEST} over 38 blocks{counted}; 1 of 39 blocks left out (a side with no "
-                                "operation, no figure or a block cut short)")
+                                "operation, a slice held by another target's late operations, no figure or a block "
+                                "cut short)")
 
 
 def _row(r: RunRecord) -> dict:

@@ -6,7 +6,9 @@ a count while the session runs; the progress line merges a second's slices once 
 Each target's result holds its own slices only: ``ops`` and ``operations`` over its non-warm-up slices (a slice is
 warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length less their settle
 windows (``Alternation.settle_s``: what started in one is counted apart, in the slices table only; cut at the
-session's end when it stopped early), so ``throughput_ops`` is its operations per second of its own slices;
+session's end when it stopped early) and less its *held* slices (:mod:`ycsbctl.results.held_slices`: another
+target's late operations kept every client past their start, and no operation began in them; ``held`` in its
+slices table), so ``throughput_ops`` is its operations per second of its own slices that it could serve;
 ``client_cpu_s`` the workers' CPU during its slices (each slice carries the CPU from the previous slice's close to
 its own); ``client_lag`` the same way; ``series`` one row per second per measurement from its slices that start in
 that second (``operations`` counts its operations in those slices: about 1/n of the second's time, not a rate);
@@ -29,6 +31,7 @@ from ycsbctl.engine.messages import SecondCounts, SliceReport, TargetEnd
 from ycsbctl.engine.spec import ERRORS_SHOWN, Tick
 from ycsbctl.results import histogram as hdr
 from ycsbctl.results.hdr_log import IntervalHistograms
+from ycsbctl.results.held_slices import held_slices
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import SCHEDULE_LAG, RunStatus
 from ycsbctl.results.slice_table import SLICE_COLUMNS  # PhaseResult.slices: s since the start, µs, s
@@ -200,7 +203,8 @@ def slice_frame(c: AlternationCollector, target: int, t0: float) -> pd.DataFrame
                      "switch_s": max(0.0, s.last_end_ns / 1e9 - t0 - hi) if s.last_end_ns else math.nan,
                      "settle_s": c.shape.settle(k),
                      "settle_operations": int(settle_agg.count) if settle_agg is not None else 0,
-                     "settle_p99_us": hdr.percentiles_us(settle, (99.0,))[99.0] if settle is not None else math.nan})
+                     "settle_p99_us": hdr.percentiles_us(settle, (99.0,))[99.0] if settle is not None else math.nan,
+                     "held": False})  # set once every target's slices are in (alternated_results)
     return pd.DataFrame(rows, columns=list(SLICE_COLUMNS))
 
 
@@ -235,11 +239,15 @@ def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) 
     assert alt is not None
     ends = [f.end_ns for f in c.finals.values() if f.end_ns]
     stop_s = (max(ends) / 1e9 - t0) if ends and t0 else c.shape.session_s
+    frames = {t: slice_frame(c, t, t0) for t in range(len(alt.urls))}
+    held = held_slices({str(t): f for t, f in frames.items()})
     out = []
     for t, _url in enumerate(alt.urls):
         mine = [k for k, s in c.slices.items() if s.target == t and not c.shape.warmup(k)]
         totals = summaries({k: c.slices[k].agg() for k in mine}, 0, runner.names)
-        run_s = sum(c.shape.measured(k, stop_s) for k in mine)
+        taken = {h.slice for h in held.get(str(t), [])}  # no client was free to start an operation in them
+        frames[t]["held"] = frames[t]["slice"].isin(taken)
+        run_s = sum(c.shape.measured(k, stop_s) for k in mine if k not in taken)
         planned_s = sum(c.shape.measured(k) for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k))
         status, errors, stopped = target_status(c, [f.targets[t] for f in c.finals.values() if f.targets])
         seconds = c.target_seconds(t)
@@ -255,5 +263,5 @@ def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) 
             intervals=IntervalHistograms.from_counts(
                 {k: a.counts for k, a in seconds.items()}, c.warmup_seconds,
                 start_epoch_s=time.time() - (time.perf_counter() - t0), end_s=stop_s) if t0 else None,
-            slices=slice_frame(c, t, t0)))
+            slices=frames[t]))
     return out

@@ -114,7 +114,7 @@ def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | 
     """The server's silence in a point that ran to its end (:func:`find_stall`), or None; and the note that
     says one inside the point's own ``disturbances`` (then not held against the point: no stall). ``held``: seconds
     of its series that say nothing of its server (an alternated target's slices that another target's late
-    operations took whole: :mod:`ycsbctl.telemetry.held_slices`), read as unknown."""
+    operations took whole: :mod:`ycsbctl.results.held_slices`), read as unknown."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None
     typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
     stall = None
@@ -184,8 +184,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     replica (standby) of the primary was lost while the point ran (:mod:`ycsbctl.telemetry.replicas_lost`), which
     degrades it: the deployment measured is not the one asked for; ``held``: the seconds of its series that another
     target of its alternated session took whole (not read for a stall), and ``held_note`` what its reason says of
-    them (:mod:`ycsbctl.telemetry.held_slices`): degraded, since its rate counts that time (no verdict reads it), but
-    no stall of its server."""
+    them (:mod:`ycsbctl.results.held_slices`): no stall of its server, and not held against the point (the engine
+    left their time out of its rate, the slice pairs their blocks), said in its reason."""
     if result is None:
         # workers that never connected to a server that answers: its own reason (a connection's first commit
         # waiting for a synchronous standby that is gone), else "did not connect" alone
@@ -222,7 +222,7 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
         dataset_note = _join(missing.text() if missing is not None else None, after_note)
     if host_busy and stall is None and not paused:
         bottleneck = host_busy_bottleneck(host_busy, bottleneck)
-    if stall is not None or paused or dataset_note or host_busy or replica_note or held_note:
+    if stall is not None or paused or dataset_note or host_busy or replica_note:
         errors = result.returns("ERROR")
         err = f"{errors:,} ERROR: {first}" if first and errors else None
         return Verdict(RunStatus.DEGRADED, _join(stall_text, replica_note, held_note, dataset_note, host_busy, err,
@@ -230,8 +230,8 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
                        bottleneck,
                        stall.to_dict() if stall else None,
                        busy_only=bool(host_busy) and stall is None and not paused and not dataset_note
-                       and not replica_note and not held_note)
+                       and not replica_note)
     errors = result.returns("ERROR")
-    return Verdict(RunStatus.OK, _join(error, disturbed_note,
+    return Verdict(RunStatus.OK, _join(error, held_note, disturbed_note,
                                        f"{errors:,} ERROR: {first}" if first and errors else None,
                                        own_note), bottleneck)

@@ -20,11 +20,11 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.study import Case, Point, Study
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
+from ycsbctl.results.held_slices import HeldSlice, held_note, held_seconds, held_slices
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores.capabilities import ClientPauses, ErrorHints, Replication, StallCause
 from ycsbctl.stores.registry import admin_errors, ask
-from ycsbctl.telemetry.held_slices import HeldSlice, held_note, held_seconds, held_slices
 from ycsbctl.telemetry.replicas_lost import replicas_lost_note
 from ycsbctl.urls import redact_url
 
@@ -236,7 +236,7 @@ class PointRunner:
               replica_note: str | None = None, session: str | None = None,
               held: list[HeldSlice] | None = None) -> RunRecord:
         """Judge a point, write it to the sink, tell the user (``held``: its slices of an alternated session that
-        another target's late operations took whole, :func:`~ycsbctl.telemetry.held_slices.held_slices`)."""
+        another target's late operations took whole, :func:`~ycsbctl.results.held_slices.held_slices`)."""
         own = out.result.slices if out.result is not None else None
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []

@@ -12,7 +12,8 @@ it; so a pair is compared by the log ratio of its two targets' figures per block
   does for the rate, and a block's log ratio is the mean of its two slice-pair log ratios.
 
 Warm-up blocks (a slice of either side in the warm-up) are left out; so is a block where either side has no
-figure, a zero (no operation) or not both its slices (a session that ended inside it) — those are counted.
+figure, a zero (no operation), a held slice (another target's late operations kept every client past its start:
+:mod:`ycsbctl.results.held_slices`) or not both its slices (a session that ended inside it) — those are counted.
 
 The blocks of one session may be correlated in time (a target's own slow state: its memory, its background work),
 and a t test over blocks would then read them as independent. So the interval is Student's t over the blocks with
@@ -72,7 +73,7 @@ class BlockPairs:
         if not self.left_out:
             return None
         return (f"{self.left_out} of {self.left_out + self.blocks} blocks left out (a side with no operation, "
-                "no figure or a block cut short)")
+                "a slice held by another target's late operations, no figure or a block cut short)")
 
 
 def targets_per_session(slices: pd.DataFrame) -> dict[str, int]:
@@ -84,7 +85,7 @@ def targets_per_session(slices: pd.DataFrame) -> dict[str, int]:
 def block_values(rows: pd.DataFrame, column: str, targets: dict[str, int]) -> dict[tuple[str, int], tuple]:
     """One target's blocks, (session, block) -> (value, warm-up, slices): the value ``column`` = :data:`RATE`: ops/s;
     else the geometric mean of that latency column over the block's slices (µs), NaN unless each has one; warm-up:
-    a slice of it in the warm-up; slices: how many of its slices it holds (2 when whole)."""
+    a slice of it in the warm-up; slices: how many of its slices it holds (2 when whole), a held one not counted."""
     sessions = rows["session"].astype(str).to_numpy()
     per_block = 2 * np.asarray([targets.get(x, 0) for x in sessions], dtype=np.int64)
     keep = per_block > 0
@@ -97,7 +98,9 @@ def block_values(rows: pd.DataFrame, column: str, targets: dict[str, int]) -> di
     def total(x: np.ndarray) -> np.ndarray:
         return np.bincount(at, weights=x, minlength=len(keys))
 
-    count = np.bincount(at, minlength=len(keys))
+    # a held slice (no client free to start an operation: ycsbctl.results.held_slices) is not one of its block's
+    held = rows["held"].to_numpy(bool)[keep] if "held" in rows else np.zeros(len(at), dtype=bool)
+    count = np.bincount(at, weights=(~held).astype(float), minlength=len(keys)).astype(np.int64)
     if column == RATE:
         seconds = total((rows["t_end_s"] - rows["t_start_s"]).to_numpy(float)[keep])
         ops = total(rows["operations"].to_numpy(float)[keep])

@@ -11,8 +11,11 @@ measured no operation and began while an operation of an earlier slice of anothe
 left of it measured nothing (on a loaded host, 50 ms left of a slice once went without an operation, and the held
 target's whole second read as its stall). The seconds of a target's series made only
 of its held slices are not evidence of a stall (:func:`ycsbctl.telemetry.stall.find_stall` reads an absent second
-as unknown); the point is degraded all the same — its rate counts the held time, and its slices' pairs with a partner
-would carry it — with a reason that says how many of its slices were held, and by whom.
+as unknown); the engine leaves their time out of the point's runtime (``held`` in its slices table:
+:mod:`ycsbctl.engine.alternated_session`) and the slice pairs leave their blocks out (:mod:`ycsbctl.results.
+slice_pairs`), so the point stays a measurement of its own server, compared like any other, with a reason that says
+how many of its slices were held, and by whom. A slice its clients reached late, yet in time to start an
+operation, is not held: it keeps its whole time (its settle window takes its first moments).
 """
 
 from __future__ import annotations
@@ -72,4 +75,4 @@ def held_note(held: list[HeldSlice], slices: int) -> str | None:
     holders = ", ".join(dict.fromkeys(h.holder for h in held))
     span = sum(h.end_s - h.start_s for h in held)
     return (f"{len(held)} of its {slices} slices ({span:.1f} s) served nothing: every client was still waiting on "
-            f"{holders}'s late operations (not its own stall; its rate counts that time)")
+            f"{holders}'s late operations (not its own stall; left out of its rate and its slice pairs)")

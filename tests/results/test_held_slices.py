@@ -1,4 +1,4 @@
-"""Which slices of an alternated session another target's late operations took whole (ycsbctl.telemetry.held_slices),
+"""Which slices of an alternated session another target's late operations took whole (ycsbctl.results.held_slices),
 on the slices of a real session and on cases built by hand."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from ycsbctl.telemetry.held_slices import HeldSlice, held_note, held_seconds, held_slices
+from ycsbctl.results.held_slices import HeldSlice, held_note, held_seconds, held_slices
 
 NAN = math.nan
 
@@ -68,5 +68,6 @@ def test_a_second_is_left_out_only_when_each_of_its_slices_was_held():
 def test_the_note_counts_the_held_slices_their_time_and_names_each_holder_once():
     held = [HeldSlice(3, 0.6, 0.8, "a"), HeldSlice(5, 1.0, 1.2, "b"), HeldSlice(7, 1.4, 1.6, "a")]
     assert held_note(held, 20) == ("3 of its 20 slices (0.6 s) served nothing: every client was still waiting on "
-                                   "a, b's late operations (not its own stall; its rate counts that time)")
+                                   "a, b's late operations (not its own stall; left out of its rate and its slice "
+                                   "pairs)")
     assert held_note([], 20) is None
