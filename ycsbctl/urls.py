@@ -127,7 +127,7 @@ def _redact_property(m: re.Match) -> str:
 def host_of(url: str) -> str | None:
     """The host of a redis:// or mongodb:// URL (first host of a list); None for basic://."""
     parts = urlsplit(url)
-    netloc = parts.netloc.rsplit("@", 1)[-1].split(",")[0]
+    netloc = parts.netloc.rpartition("@")[2].split(",")[0]  # the hosts after any credentials; the first
     if not netloc:
         return None
     if netloc.startswith("["):

@@ -196,6 +196,13 @@ def test_the_looks_past_the_plan_and_folders_written_before_spend_as_they_did():
     assert looks.looks_until(10) == (1, 2, 3, 5, 8, 10) and looks.looks_until(8) == (1, 2, 3, 5, 8)
 
 
+def test_an_analysis_before_the_first_round_ended_is_made_as_at_look_1():
+    """A run stopped before its first round ended (0 rounds done) is analysed as at round 1, its first look: the same
+    looks, and the same level, as after one round."""
+    assert looks.looks_until(0) == looks.looks_until(-1) == looks.looks_until(1) == (1,)
+    assert looks.spent_alpha(0.05, 0, True, 8, looks.SPENDING) == looks.spent_alpha(0.05, 1, True, 8, looks.SPENDING)
+
+
 def test_the_looks_past_the_plan_keep_five_percent_of_alpha_split_by_the_tail_of_zeta_one_and_a_half():
     """The share of alpha kept for looks past the planned rounds, against the docs' 5 % and the Hurwitz zeta function
     (scipy): 8 planned rounds are looked at after rounds 1, 2, 3, 5 and 8 (look 5 the plan's last); look k > 5 spends

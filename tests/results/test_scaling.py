@@ -34,6 +34,16 @@ def test_a_ladder_made_by_the_law_gives_back_its_parameters_and_peak():
     assert "σ 0.040" in text and "κ 0.00080" in text and f"at {f.peak_threads:.0f} threads" in text
 
 
+@pytest.mark.parametrize(("threads", "lam", "sigma", "kappa"), [((1, 2, 3, 4, 5, 6), 1_224.0, 0.0534, 2e-6),
+                                                                ((1, 2, 4, 8, 16, 32), 2_569.7, 0.336, 5e-6)])
+def test_a_ladder_made_by_the_law_gives_back_a_coherency_of_a_few_millionths(threads, lam, sigma, kappa):
+    """A coherency κ of a few millionths bends a ladder of a few dozen threads by well under 1 %: the fit still gives
+    it back, as it gives back λ and σ (not a few times it, nor a fraction more)."""
+    f = scaling.fit(list(threads), _law(lam, sigma, kappa, threads))
+    assert f.verdict == scaling.FITS
+    assert (f.lam, f.sigma, f.kappa) == pytest.approx((lam, sigma, kappa), rel=1e-3)
+
+
 def test_noise_of_a_few_percent_still_fits_and_the_holdout_is_what_another_optimiser_predicts():
     rng = np.random.default_rng(3)
     tp = [x * math.exp(rng.normal(0, 0.03)) for x in _law(20_000.0, 0.1, 0.0002)]

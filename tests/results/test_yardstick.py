@@ -61,6 +61,10 @@ def test_the_host_factors_error_is_a_medians_from_the_spread_of_each_folders_log
     assert f.df == pytest.approx((va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 3))
     one = ys.host_factor(base, table(reading(4e6, 100.0)))  # one reading a side: its spread is unknown
     assert one is not None and math.isnan(one.log_se) and math.isnan(one.df)
+    two = ys.host_factor(base, table(reading(4e6, 100.0), reading(4e6 * 1.1**2, 100.0)))  # two: a spread, df 1
+    vb = statistics.variance([math.log(2e5), math.log(2.2e5)]) / 2
+    assert two is not None and two.log_se == pytest.approx(math.sqrt(math.pi / 2 * (va + vb)))
+    assert two.df == pytest.approx((va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 1))
 
 
 def test_values_at_the_base_speed_divide_a_rate_and_multiply_a_time_by_the_factor():

@@ -150,20 +150,22 @@ class Recorder:
         # Measured: ~0.3-0.4 µs per call in a micro-benchmark (an append to a log cost ~0.1 µs, plus
         # 0.3-1 µs per operation to turn the log into histograms on the loop once a second). Inside
         # a worker an empty body saved ~2-3 µs per op on this machine: not explained yet.
+        # op_us: the operation's own latency (µs); intended_us: from its intended start (its due time when paced)
         if self.measurement == "op":
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
-                v = (t1 - t0) // 1000
-                slots[op * 5 + st][v if v < small else index(v)] += 1
+                op_us = (t1 - t0) // 1000
+                slots[op * 5 + st][op_us if op_us < small else index(op_us)] += 1
         elif self.measurement == "intended":
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
-                v = (t1 - (due or t0)) // 1000
-                slots[op * 5 + st][v if v < small else index(v)] += 1
+                intended_us = (t1 - (due or t0)) // 1000
+                slots[op * 5 + st][intended_us if intended_us < small else index(intended_us)] += 1
         else:
             def record(op: int, st: int, t0: int, t1: int, due: int) -> None:
-                v = (t1 - t0) // 1000
-                slots[op * 5 + st][v if v < small else index(v)] += 1
-                v = (t1 - (due or t0)) // 1000
-                islots[op * 5 + st][v if v < small else index(v)] += 1
+                slot = op * 5 + st
+                op_us = (t1 - t0) // 1000
+                slots[slot][op_us if op_us < small else index(op_us)] += 1
+                intended_us = (t1 - (due or t0)) // 1000
+                islots[slot][intended_us if intended_us < small else index(intended_us)] += 1
         return record
 
     def roll(self) -> SecondCounts:

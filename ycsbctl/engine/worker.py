@@ -292,11 +292,11 @@ class Worker(BatchCursor):
                 if self.settle(b, op, st, t0, t1, due, pacer, is_load) or t1 >= deadline_ns:
                     break
                 if blocking:
-                    if t1 >= turn_end:  # a binding that never suspends (SQLite) would starve the ticker
-                        await asyncio.sleep(0)
+                    if t1 >= turn_end:
+                        await asyncio.sleep(0)  # a binding that never suspends (SQLite) would starve the ticker
                         turn_end = perf() + TURN_NS
-                elif not done & 127:  # nor would one that seldom does (basic://)
-                    await asyncio.sleep(0)
+                elif not done & 127:
+                    await asyncio.sleep(0)  # nor would one that seldom does (basic://)
         except ConnectionLost as exc:
             self.lost(exc)
 
@@ -322,7 +322,7 @@ class Worker(BatchCursor):
             second, tenth = divmod(k - 1, per_second)
             report = SecondReport(self.plan.index, second, counts, tenth=tenth if fine else None)
             for _ in probe.ship_steps(report):
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)  # the clients run between two slices
             k += 1
 
     async def run(self, start_event: Any, t_start: Any) -> Done | Failed:

@@ -92,7 +92,7 @@ def client_stalled(result: PhaseResult, stall: Stall | None) -> bool:
     paused = client_pause_s(result)
     if stall is not None and stall.seconds > 0 and paused >= STALL_CLIENT_SHARE * stall.seconds:
         return True
-    return paused >= MIN_STALL_S and paused >= CLIENT_PAUSE_SHARE * result.runtime_ms / 1000
+    return paused >= max(MIN_STALL_S, CLIENT_PAUSE_SHARE * result.runtime_ms / 1000)
 
 
 def _join(*parts: str | None) -> str | None:
@@ -116,7 +116,7 @@ def _found_stall(result: PhaseResult, disturbances: list[tuple[float, float]] | 
     of its series that say nothing of its server (an alternated target's slices that another target's late
     operations took whole: :mod:`ycsbctl.results.held_slices`), read as unknown."""
     overall = overall_summary(result) if result.status == RunStatus.OK else None
-    typical_us = overall.percentiles_us.get(50.0, 0.0) if overall is not None else 0.0
+    typical_us = overall.percentiles_us.get(50.0) if overall is not None else None  # µs; None: no median
     stall = None
     if result.status == RunStatus.OK:
         series, typical_s = result.series, (typical_us or 0.0) / 1e6

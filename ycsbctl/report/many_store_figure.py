@@ -33,6 +33,12 @@ NOTE_COLOR = "#9a3b00"
 CROWDED = ("Too many bars to label each one: every figure of the chart is in the report's table of the "
            "many-store study.")
 PANELS = (("throughput", "throughput at {} threads", "ops/s"), ("p99_us", "p99 latency at {} threads", "µs"))
+# The memory bars' names, (rotation °, font size pt) tried in turn until they fit: level, then upright and smaller
+NAME_LOOKS = ((0, 8),
+              (90, 8),
+              (90, 7),
+              (90, 6),
+              (90, 5))
 
 
 def _hatch(status: str) -> str:
@@ -80,7 +86,7 @@ def _memory_panel(ax: Axes, study: StoreStudy, colors: dict[str, str]) -> list[T
 
 
 def _name_memory_bars(ax: Axes, names: list[str], renderer: RendererBase) -> None:
-    for rotation, size in ((0, 8), (90, 8), (90, 7), (90, 6), (90, 5)):
+    for rotation, size in NAME_LOOKS:
         ax.set_xticks(range(len(names)), names, rotation=rotation, fontsize=size)
         if not any_overlap(ax.get_xticklabels(), renderer) and apart(ax.get_xticklabels(), renderer):
             return

@@ -30,7 +30,12 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 _TAB20 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
           "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5")
 FAILED_COLOR = "#B2182B"
-OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": (0, (5, 1, 1, 1)),
+# READ-MODIFY-WRITE's line: a long dash and a dot, as (offset, (on, off, on, off)) in points scaled by the line width
+LONG_DASH_DOT = (0, (5,  # the dash
+                     1,  # a gap
+                     1,  # the dot
+                     1))  # the gap before the next dash
+OP_STYLES = {"READ": "-", "UPDATE": "--", "INSERT": ":", "SCAN": "-.", "READ-MODIFY-WRITE": LONG_DASH_DOT,
              "DELETE": (0, (1, 2))}
 MIB = 2**20
 

@@ -6,6 +6,7 @@ table and a grouped bar figure. Reads the result folder only."""
 from __future__ import annotations
 
 import math
+import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,7 +29,7 @@ def variants(exp: Experiment) -> list[tuple[str, str, str]]:
     for w in exp.manifest.workloads:
         base, settings = split_variant(w)
         if settings and test_of(settings) is None:  # a study's tests are compared across stores (many_store)
-            out.append((base, variant_name(base.rsplit("/", 1)[-1], settings), variant_label(settings)))
+            out.append((base, variant_name(os.path.basename(base), settings), variant_label(settings)))
     return out
 
 

@@ -91,6 +91,12 @@ def longest_run_below(values: Sequence[float], limit: float) -> tuple[int, int]:
     return best_at, best
 
 
+def _interval_at(t_s: float, dt: float) -> int:
+    """The interval (``dt`` s long) that holds ``t_s`` s since the operations began; a time on an interval's start, to
+    a float's noise, is in that interval."""
+    return math.floor(t_s / dt + 1e-9)
+
+
 def reference_rate(fine: FineSeries, start_s: float, before_s: float = BEFORE_S,
                    skip: Collection[int] = ()) -> float:
     """Median ops/s of the whole measured seconds in the ``before_s`` seconds before ``start_s``; of
@@ -100,18 +106,20 @@ def reference_rate(fine: FineSeries, start_s: float, before_s: float = BEFORE_S,
     ``before_s`` holds), and when there are none, the seconds as they are."""
     dt = fine.interval_s
     per_s = round(1 / dt)
-    first = max(math.ceil(fine.warmup_s - 1e-9), math.ceil(start_s - before_s - 1e-9))
-    seconds: Sequence[int] = range(first, math.floor(start_s + 1e-9))
+    warm = math.ceil(fine.warmup_s - 1e-9)  # the first whole second after the warm-up
+    end = math.floor(start_s + 1e-9)  # the second the event began in: the seconds before it end there
+    first = max(warm, math.ceil(start_s - before_s - 1e-9))
+    seconds: Sequence[int] = range(first, end)
     if skip:
-        measured = range(math.ceil(fine.warmup_s - 1e-9), math.floor(start_s + 1e-9))
-        clean = [s for s in measured if not any(s * per_s + i in skip for i in range(per_s))]
+        clean = [s for s in range(warm, end) if not any(s * per_s + i in skip for i in range(per_s))]
         near = [s for s in clean if s >= first] or clean[-max(1, math.ceil(before_s - 1e-9)):]
         seconds = near or seconds
     rates = [sum(fine.operations.get(s * per_s + i, 0) for i in range(per_s)) for s in seconds]
     if rates:
         return float(np.median(rates))
-    k_first = max(math.ceil(fine.warmup_s / dt - 1e-9), math.ceil((start_s - before_s) / dt - 1e-9))
-    ks = range(k_first, math.floor(start_s / dt + 1e-9))
+    k_warm = math.ceil(fine.warmup_s / dt - 1e-9)  # the first interval after the warm-up
+    k_first = max(k_warm, math.ceil((start_s - before_s) / dt - 1e-9))
+    ks = range(k_first, _interval_at(start_s, dt))
     kept = [k for k in ks if k not in skip] or list(ks)
     return float(np.median([fine.rate(k) for k in kept])) if kept else math.nan
 
@@ -131,7 +139,7 @@ def back_line(fine: FineSeries, start_s: float, pre: float, before_s: float = BE
     median absolute deviation, :func:`scipy.stats.median_abs_deviation`; the intervals in ``skip`` left out while any
     other is there), at least one operation an interval below ``pre`` and never below :data:`SLOW_FRACTION` of it."""
     dt = fine.interval_s
-    k_start = math.floor(start_s / dt + 1e-9)
+    k_start = _interval_at(start_s, dt)
     ks = range(max(math.ceil(fine.warmup_s / dt - 1e-9), k_start - round(before_s / dt)), k_start)
     kept = [k for k in ks if k not in skip] or list(ks)
     rates = [fine.rate(k) for k in kept]
@@ -185,8 +193,8 @@ def effect(fine: FineSeries, start_s: float, end_s: float, until_s: float | None
     (:func:`reference_rate`); ``busy_until_s``: when the store said its own background work for the event was done
     (s since the operations began; ``inf``: not done when it stopped looking): the window reaches at least there."""
     dt = fine.interval_s
-    k_start = math.floor(start_s / dt + 1e-9)
-    k_end = max(k_start, math.floor(end_s / dt + 1e-9))
+    k_start = _interval_at(start_s, dt)
+    k_end = max(k_start, _interval_at(end_s, dt))
     last = fine.last_full()
     k_last = last if last is not None else k_end
     pre = reference_rate(fine, start_s, skip=skip)

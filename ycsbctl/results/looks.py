@@ -66,8 +66,8 @@ def look_weight(k: int, planned_rounds: int | None = None) -> float:
 def looks_until(rounds: int) -> tuple[int, ...]:
     """The rounds after which the analyses up to one after ``rounds`` rounds were made: the scheduled looks before
     it (:data:`LOOK_ROUNDS`) and itself (a run stopped between two looks is analysed where it stopped)."""
-    r = max(rounds, 1)
-    return (*[k for k in LOOK_ROUNDS if k < r], r)
+    at = max(rounds, 1)  # an analysis after 0 rounds is look 1's (as look_index says)
+    return (*[k for k in LOOK_ROUNDS if k < at], at)
 
 
 def spent_alpha(alpha: float, rounds: int, sequential: bool, planned_rounds: int | None = None,

@@ -91,8 +91,10 @@ def groups(fine: FineSeries, events: list[Happening]) -> list[tuple[list[int], E
         first_one = events[order[at]]
         e = effect(fine, first_one.start_s, first_one.end_s, skip=skip, busy_until_s=first_one.busy_until_s)
         at += 1
-        while at < len(order) and events[order[at]].start_s < e.affected_end_s - 1e-9:
+        while at < len(order):
             nxt = events[order[at]]
+            if nxt.start_s >= e.affected_end_s - 1e-9:  # it begins past the group's window: the next group's first
+                break
             ends = effect(fine, nxt.start_s, nxt.end_s, skip=skip, busy_until_s=nxt.busy_until_s).affected_end_s
             members.append(order[at])
             at += 1

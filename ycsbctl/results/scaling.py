@@ -112,7 +112,7 @@ def _curve(threads: np.ndarray, tp: np.ndarray) -> tuple[float, float, float]:
 
     from scipy.optimize import OptimizeWarning, curve_fit
 
-    lam0 = float(tp[0] / threads[0])
+    lam0 = float((tp / threads)[0])  # λ's starting guess: the first rung's throughput per thread
     with warnings.catch_warnings():  # a covariance it cannot estimate is not used here
         warnings.simplefilter("ignore", OptimizeWarning)
         popt, _ = curve_fit(usl, threads, tp, p0=(lam0, 0.05, 0.0005), sigma=tp,
@@ -142,8 +142,9 @@ def fit(threads: Sequence[float], throughput: Sequence[float]) -> UslFit:
     # σ ≤ 1 (the fit's bounds): at σ = 1 the peak is 0 threads, which the next lines take as a curve that only falls
     peak_n = math.sqrt((1 - sigma) / kappa) if kappa > 0 else None
     falls_from = None
-    if kappa > 0 and (peak_n is None or peak_n < float(t[0])):  # the curve only falls over the ladder
-        peak_n, falls_from = None, float(t[0])
+    lowest = float(t[0])  # the ladder's fewest threads
+    if peak_n is not None and peak_n < lowest:  # the curve only falls over the ladder
+        peak_n, falls_from = None, lowest
     if peak_n is not None and peak_n > PEAK_REACH * float(t[-1]):
         peak_n = None
     peak_x = float(usl(peak_n, lam, sigma, kappa)) if peak_n is not None else None

@@ -168,7 +168,7 @@ def host_factor(base: pd.DataFrame, other: pd.DataFrame) -> HostFactor | None:
         return None
     la, lb = _log_speeds(base), _log_speeds(other)
     se, df = math.nan, math.nan
-    if len(la) >= 2 and len(lb) >= 2:
+    if min(len(la), len(lb)) >= 2:  # a spread needs two readings on each side
         va, vb = float(pd.Series(la).var()) / len(la), float(pd.Series(lb).var()) / len(lb)
         if va + vb > 0:
             se = math.sqrt(math.pi / 2 * (va + vb))

@@ -10,6 +10,7 @@ come once per ``status.interval`` on stderr and format their numbers with the JV
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,7 +146,7 @@ def _command_facts(cmd: str | None, props: dict[str, str]) -> dict[str, Any]:
         elif a == "-load":
             facts["phase"] = "load"
         elif a == "-P" and nxt and facts["workload"] is None:
-            facts["workload"] = nxt.rstrip("/").rsplit("/", 1)[-1]
+            facts["workload"] = os.path.basename(nxt.rstrip("/"))
         elif a == "-p" and "=" in nxt:
             k, _, v = nxt.partition("=")
             p[k] = v

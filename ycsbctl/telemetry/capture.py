@@ -231,7 +231,7 @@ class Capture:
             return []
         start = self.window[0] if self.window else float(rows["t_mono"].min()) - self.interval_s
         forks = pd.to_numeric(rows["forks"], errors="coerce").fillna(0)
-        saving = (pd.to_numeric(rows["rdb_bgsave_in_progress"], errors="coerce").fillna(0) > 0
+        saving = (pd.to_numeric(rows["rdb_bgsave_in_progress"], errors="coerce") > 0  # no reading (NaN): not saving
                   if "rdb_bgsave_in_progress" in rows else pd.Series(False, index=rows.index))
         out: list[dict[str, Any]] = []
         for i in rows.index[forks > 0]:

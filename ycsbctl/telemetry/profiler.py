@@ -83,7 +83,7 @@ def kernel_share(folded: dict[str, int]) -> float | None:
     total = sum(folded.values())
     if not total:
         return None
-    return sum(n for s, n in folded.items() if s.rsplit(";", 1)[-1].endswith(KERNEL_MARK)) / total
+    return sum(n for s, n in folded.items() if s.rpartition(";")[2].endswith(KERNEL_MARK)) / total
 
 
 @dataclass

@@ -142,7 +142,8 @@ def _runq_per_thread(roles: dict[str, dict[str, Any]]) -> float:
     top = _busiest(roles)
     if top is None:
         return 0.0
-    return _pct(top[1].get("runq_pct")) / max(1.0, float(top[1].get("threads") or 1))
+    _, fig = top
+    return _pct(fig.get("runq_pct")) / max(1.0, float(fig.get("threads") or 1))
 
 
 def explain(bottleneck: dict[str, Any] | None, target: str, threads: int | None = None,

@@ -38,9 +38,11 @@ def parse_ss(text: bytes) -> Counters:
     out: Counters = {}
     key: tuple[bytes, bytes] | None = None
     for line in text.splitlines():
-        if not line[:1].isspace():
+        if not line[:1].isspace():  # a connection's line: its last two fields are its address and its peer's
             parts = line.split()
-            key = (parts[-2], parts[-1]) if len(parts) >= 2 else None
+            key = None
+            if len(parts) >= 2:
+                key = (parts[-2], parts[-1])
             continue
         if key is None:
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Protocol
 
+from ycsbctl.stores.sql.protocol import only
 from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
 from ycsbctl.workload.media_items.ops import FULLTEXT, FULLTEXT_PREFIX, QUERY_1COND, QUERY_2COND, UPDATE
 from ycsbctl.workload.plugin import NOT_FOUND, OK
@@ -91,7 +92,7 @@ class ClickHouseItems(MediaStore):
             st, counted = await b.ch(f"SELECT count() FROM {self.table} WHERE {cond}")
             if st != OK:
                 return st, Page(())
-            total = int(counted[0][0])
+            total = int(only(counted))
         return OK, Page(tuple(int(r[0]) for r in rows), total)
 
     async def update(self, b: HttpSqlBinding, item: Item) -> int:

@@ -44,7 +44,9 @@ def whole_status(data: bytes) -> int:
     lower-case ``content-length``, which it sends with every reply, equal to the bytes after the head); 0 when
     ``data`` is anything else (part of a reply, several, another framing): :func:`http1.parse` reads it."""
     head = data.find(b"\r\n\r\n")
-    at = data.find(b"\ncontent-length: ", 0, head) if head > 0 else -1
+    if head <= 0:  # no head (or an empty one) ends in data
+        return 0
+    at = data.find(b"\ncontent-length: ", 0, head)
     if at < 0 or not data.startswith(b"HTTP/1.1 "):
         return 0
     eol = data.find(b"\r", at)

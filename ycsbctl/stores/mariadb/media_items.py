@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ycsbctl.stores.sql.media_items import SqlItems
+from ycsbctl.stores.sql.protocol import only
 from ycsbctl.workload.media_items.contract import Query
 from ycsbctl.workload.plugin import OK, TIMEOUT, SqlBinding
 
@@ -38,7 +39,7 @@ class MariaItems(SqlItems):
         st, rows, _ = await b.sql("SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE "
                                   "table_schema = DATABASE() AND table_name = ? AND index_name <> 'PRIMARY'",
                                   (self.table,))
-        if st != OK or int(rows[0][0]) >= 3:
+        if st != OK or int(only(rows)) >= 3:
             return st
         st = await self.run_all(b, [
             f"ALTER TABLE {self.table} ADD FULLTEXT INDEX IF NOT EXISTS description (description), "

@@ -41,7 +41,7 @@ class MemcachedItems(MediaStore):
 
     async def get(self, b: TextBinding, item_id: int) -> tuple[int, Item | None]:
         st, r = await b.mc(b"get %s\r\n" % self.key(item_id))
-        if st != OK or r is None:
+        if r is None:  # no reply: an error or a timeout, which st says
             return int(st), None
         line, value = r
         if value is None:
@@ -54,7 +54,7 @@ class MemcachedItems(MediaStore):
 
     async def update(self, b: TextBinding, item: Item) -> int:
         st, r = await b.mc(self.store(b"replace", item))
-        if st != OK or r is None:
+        if r is None:  # no reply: an error or a timeout, which st says
             return int(st)
         if r[0] == b"STORED":
             return OK

@@ -78,8 +78,8 @@ class MongoItems(MediaStore):
         FULLTEXT: "{$text: {$search: 'w1 w2'}} sorted by _id (the study: unsorted)"}
 
     @classmethod
-    def refused(cls, server: str = "", records: int = 0, connections: int = 0,
-                timeout_s: float = 0.0) -> dict[int, str]:
+    def refused(cls, server: str = "", records: int = 0,
+                connections: int = 0, timeout_s: float = 0.0) -> dict[int, str]:
         out = super().refused(server, records, connections, timeout_s)
         # the scale not known: nothing to refuse for it
         if server != "ferretdb" or connections < 1 or not timeout_s > 0:
@@ -120,7 +120,7 @@ class MongoItems(MediaStore):
             return ERROR, None
         st, r = await w.run_command({"find": self.table, "filter": {"_id": key(item_id)}, "limit": 1,
                                      "singleBatch": True})
-        if st != OK or r is None:
+        if r is None:  # no reply: an error or a timeout, which st says
             return int(st), None
         docs = r["cursor"]["firstBatch"]
         if not docs:
@@ -148,13 +148,13 @@ class MongoItems(MediaStore):
         if q.offset:
             cmd["skip"] = q.offset
         st, r = await w.run_command(cmd)
-        if st != OK or r is None:
+        if r is None:  # no reply: an error or a timeout, which st says
             return int(st), Page(())
         ids = tuple(int(d["_id"]) for d in r["cursor"]["firstBatch"])
         total = None
         if count:
             st, c = await w.run_command({"count": self.table, "query": f})
-            if st != OK or c is None:
+            if c is None:  # no reply: an error or a timeout, which st says
                 return int(st), Page(())
             total = int(c["n"])
         return OK, Page(ids, total)
@@ -166,7 +166,7 @@ class MongoItems(MediaStore):
         change = {"$set": {"name": item.name, "year": item.year, "description": item.description}}
         st, r = await w.run_command({"update": self.table, "updates": [{"q": {"_id": key(item.id)}, "u": change}],
                                      "ordered": True}, True)
-        if st != OK or r is None:
+        if r is None:  # no reply: an error or a timeout, which st says
             return int(st)
         return OK if r.get("n", 0) else NOT_FOUND
 

@@ -280,7 +280,8 @@ class MongoWireBinding(WireBinding):
             return Status.ERROR
         errors = reply.get("writeErrors") or ([reply["writeConcernError"]] if "writeConcernError" in reply else None)
         if errors:
-            self.last_error = str(errors[0].get("errmsg", errors[0]))[:300]
+            error = errors[0]  # one document written: one write error at most
+            self.last_error = str(error.get("errmsg", error))[:300]
             return Status.ERROR
         return reply
 

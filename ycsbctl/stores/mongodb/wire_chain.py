@@ -181,7 +181,8 @@ def reply_status(b: MongoWireBinding, op: int, body: bytes) -> Status:
         return ERROR
     errors = reply.get("writeErrors") or ([reply["writeConcernError"]] if "writeConcernError" in reply else None)
     if errors:
-        b.last_error = str(errors[0].get("errmsg", errors[0]))[:300]
+        error = errors[0]  # one document written: one write error at most
+        b.last_error = str(error.get("errmsg", error))[:300]
         return ERROR
     if op == INSERT:
         return OK

@@ -8,6 +8,7 @@ from typing import Any
 
 from ycsbctl.stores.postgresql.session import PgSession
 from ycsbctl.stores.sampler import Sampler, num
+from ycsbctl.stores.sql.protocol import only
 
 # pg_stat_database of the URL's database: transactions (each autocommit statement is one) and rows
 DATABASE = ("SELECT numbackends, xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, "
@@ -47,13 +48,12 @@ def database_bytes(s: PgSession) -> float:
     row = s.fetch("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n "
                   "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN "
                   "('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'")
-    return num(row[0][0]) or 0.0
+    return num(only(row)) or 0.0
 
 
 def relation_bytes(s: PgSession, table: str) -> float | None:
     """``pg_total_relation_size``: the table, its TOAST and its indexes (bytes); None when it does not exist."""
-    row = s.fetch("SELECT pg_total_relation_size(to_regclass($1))", table)
-    return num(row[0][0]) if row and row[0][0] is not None else None
+    return num(only(s.fetch("SELECT pg_total_relation_size(to_regclass($1))", table)))  # NULL (no such table): None
 
 
 class PgStatSampler(Sampler):

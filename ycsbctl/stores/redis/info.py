@@ -25,7 +25,9 @@ def connect(url: str, timeout_s: float = 5.0) -> redis.Redis:
 def keys(info: dict[str, Any]) -> int | None:
     """Keys over all databases (``db0:keys=…``)."""
     dbs = [v for k, v in info.items() if k.startswith("db") and k[2:].isdigit() and isinstance(v, dict)]
-    return int(sum(d.get("keys", 0) for d in dbs)) if dbs else (0 if "used_memory" in info else None)
+    if not dbs:  # no keyspace line: no key in a whole INFO reply (it has used_memory), else not known
+        return 0 if "used_memory" in info else None
+    return int(sum(d.get("keys", 0) for d in dbs))
 
 
 def gauges(info: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
+from ycsbctl.stores.sql.protocol import only
 from ycsbctl.workload.media_items.contract import Item, MediaStore, Page, Query
 from ycsbctl.workload.plugin import ERROR, NOT_FOUND, OK, TIMEOUT, SqlBinding
 
@@ -63,7 +64,7 @@ class SqlItems(MediaStore):
             st, counted, _ = await b.sql(f"SELECT count(*) FROM {self.table} WHERE {cond}", args)
             if st != OK:
                 return st, Page(())
-            total = int(counted[0][0])
+            total = int(only(counted))
         return OK, Page(tuple(int(r[0]) for r in rows), total)
 
     async def update(self, b: SqlBinding, item: Item) -> int:
@@ -91,7 +92,7 @@ class SqlItems(MediaStore):
         st = TIMEOUT
         for _ in range(tries):
             st, rows, _ = await b.sql(statement, params)
-            if st == OK and rows and int(rows[0][0]) >= want:
+            if st == OK and rows and int(only(rows)) >= want:
                 return OK
             if st not in (OK, TIMEOUT):
                 return st

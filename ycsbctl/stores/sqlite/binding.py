@@ -42,6 +42,11 @@ def is_busy(exc: sqlite3.Error) -> bool:
     return getattr(exc, "sqlite_errorcode", None) == SQLITE_BUSY or "database is locked" in str(exc)
 
 
+def _journal_mode(conn: sqlite3.Connection) -> str:
+    """The database file's journal mode, upper case (``WAL``, ``DELETE``, …)."""
+    return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).upper()
+
+
 def connect(path: str, timeout_s: float, busy_timeout_s: float | None = None) -> sqlite3.Connection:
     """A connection in autocommit mode with :data:`PRAGMAS`; ConnectionLost when the file cannot be opened.
 
@@ -58,8 +63,9 @@ def connect(path: str, timeout_s: float, busy_timeout_s: float | None = None) ->
         for name, value in PRAGMAS.items():
             while True:
                 try:
-                    if name != "journal_mode" or str(conn.execute("PRAGMA "
-                                                                  "journal_mode").fetchone()[0]).upper() != value:
+                    # a file already in WAL (it persists in the file) is not switched again
+                    current = _journal_mode(conn) if name == "journal_mode" else None
+                    if current != value:
                         conn.execute(f"PRAGMA {name}={value}")
                     break
                 except sqlite3.OperationalError as exc:

@@ -44,9 +44,10 @@ def what_greeted(data: bytes) -> str:
     its version), Sphinx searchd's API version (4 bytes), an HTTP reply's status line, a RESP error or status
     (Redis), else the bytes themselves (the first 40)."""
     line = data.split(b"\r\n", 1)[0][:60].decode(errors="replace")
-    if len(data) > 5 and data[3] == 0 and data[4] == 10 and b"\0" in data[5:]:  # 3-byte length, seq 0, protocol 10
-        version = data[5:].partition(b"\0")[0][:40].decode(errors="replace")
-        return f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {version!r}"
+    version, nul, _ = data[5:].partition(b"\0")  # a MySQL handshake's server version, up to its NUL
+    if data[3:5] == b"\0\n" and nul:  # after a 3-byte length: sequence 0, protocol 10
+        said = version[:40].decode(errors="replace")
+        return f"a MySQL-protocol handshake (MySQL, MariaDB or SphinxQL), version {said!r}"
     if len(data) == 4 and data[:3] == b"\0\0\0" and data[3]:
         return f"4 bytes, a protocol version ({data[3]}), as Sphinx searchd's API port does"
     if data[:5] == b"HTTP/":
