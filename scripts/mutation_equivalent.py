@@ -10,9 +10,8 @@ goes at the end). The equivalents of whole kinds of change (a drawing call's sty
 A key names every mutant of that change on that source line: a line that holds one change twice (``row[0][0]``,
 or the same line written in two places) has one key for both, and an entry sets both aside. An entry judged for
 one of them would hide the other, scored one (``spending.py``'s two ``Sub -> Add`` of one line: one equivalent by
-symmetry, the other making every step cross). So a new entry must name one mutant (tests/test_mutation_map.py;
-split the line first); :data:`SEVERAL` lists the entries judged before that check which name several, with how
-many, until each is split or its reason is read again for every one of them.
+symmetry, the other making every step cross). So an entry must name one mutant (tests/test_mutation_map.py): a
+line that holds the change twice is split first, so that each mutant has a name, and a judgement, of its own.
 """
 
 from __future__ import annotations
@@ -22,5 +21,3 @@ from pathlib import Path
 
 EQUIVALENT: dict[str,
                  str] = json.loads(Path(__file__).with_name("mutation_equivalent.json").read_text(encoding="utf-8"))
-SEVERAL: dict[str, int] = json.loads(
-    Path(__file__).with_name("mutation_equivalent_several.json").read_text(encoding="utf-8"))
