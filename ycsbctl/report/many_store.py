@@ -9,6 +9,7 @@ per item after its loads — as a table, a grouped bar figure like the study's
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,7 +70,7 @@ def _tests(exp: Experiment) -> list[tuple[str, str]]:
         base, settings = split_variant(w)
         test = test_of(settings) or test_of({k: v for k, v in given.items() if "," not in v})
         if test is not None:
-            out.append((test, variant_name(base.rsplit("/", 1)[-1], settings)))
+            out.append((test, variant_name(os.path.basename(base), settings)))
     return out
 
 
