@@ -248,3 +248,20 @@ def test_the_held_keys_check_reads_each_key_once_on_one_connection_of_its_own(re
         client.close()
     assert held == [keys[1], keys[4]]
     assert (after[0] - before[0], after[1] - before[1]) == (1, len(keys))
+
+
+@pytest.mark.parametrize("records", [1, 2, 3, 20])
+def test_the_keys_sampled_before_a_load_are_its_first_its_last_and_evenly_between(records: int) -> None:
+    """What the refusal of a second load reads first (ycsbctl.experiment.url_datasets.sampled_keys): YCSB's names of
+    the load's own first and last record and, up to SAMPLED_KEYS, others between — every key of a small load (a load
+    of 2 once read its first key twice, never its last)."""
+    from ycsbctl.experiment.plan import Plan
+    from ycsbctl.experiment.resolve import resolve_study
+    from ycsbctl.experiment.url_datasets import SAMPLED_KEYS, sampled_keys
+    from ycsbctl.workload.keys import build_key_name
+
+    (case,) = resolve_study(Plan(workloads=["workload-b"], targets=["basic://"], records=records)).cases
+    keys = sampled_keys(case)
+    every = [build_key_name(k).encode() for k in range(records)]  # the load's key names, in key-number order
+    assert len(keys) == len(set(keys)) == min(records, SAMPLED_KEYS)
+    assert set(keys) <= set(every) and {every[0], every[-1]} <= set(keys)

@@ -253,6 +253,9 @@ def test_auto_falls_back_to_local_and_records_why(state_dir, needs_redis, monkey
     ("rediss://h:1/0?ssl_ca_certs=/tmp/ca.crt&password=s3cret", "rediss://h:1/0?ssl_ca_certs=/tmp/ca.crt&password=***"),
     ("postgresql://u:pw@h/db?sslmode=require;", "postgresql://u:***@h/db?sslmode=require;"),
     ("redis://h:6379/0?password=", "redis://h:6379/0?password="),
+    # a URL urllib refuses (an IPv6 bracket left open): everything before the host's "@" hidden, no character of it kept
+    ("redis://u:s3cret@[::1/0", "redis://***@[::1/0"),
+    ("redis://:s3cret@[::1:6379", "redis://***@[::1:6379"),
 ])
 def test_redact_url_hides_passwords_only(url, shown):
     assert redact_url(url) == shown
