@@ -154,7 +154,8 @@ TESTS: dict[str, list[str]] = {
     # Two experiments compared cell by cell: through a control target, the yardsticks' host speed, or the drift margin.
     "ycsbctl/results/folder_verdicts.py": ["tests/results/test_folder_verdicts.py",
                                            "tests/results/test_verdict_edges.py", "tests/results/test_verdicts.py",
-                                           "tests/results/test_yardstick.py", "tests/results/test_host_drift.py"],
+                                           "tests/results/test_yardstick.py", "tests/results/test_host_drift.py",
+                                           "tests/results/test_reference_pairs.py"],
     # The four verdicts as one line (ratio, interval with the digits its verdict needs, margin), and the host's
     # noise bound that decides a far gap from one round (issue 60).
     "ycsbctl/results/verdict_words.py": ["tests/results/test_verdicts.py", "tests/results/test_verdict_edges.py",
