@@ -34,12 +34,13 @@ def java_hash(key: bytes) -> int:
     """Java ``String.hashCode`` of an ASCII key (signed 32-bit): the ``_indices`` score."""
     powers = _POWERS.get(len(key))
     if powers is None:  # 31**(n-1-i) mod 2**32 for each position i of an n-byte key
-        powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, 1 << 32) for i in range(len(key)))
+        powers = _POWERS[len(key)] = tuple(pow(31, len(key) - 1 - i, _INT_RANGE) for i in range(len(key)))
     h = sum(map(mul, key, powers)) & 0xFFFFFFFF  # one C-level pass: ~4× the per-byte loop
     return h - 0x100000000 if h & 0x80000000 else h
 
 
 _POWERS: dict[int, tuple[int, ...]] = {}
+_INT_RANGE = 1 << 32  # Java's int wraps modulo 2**32
 _java_hash = java_hash if core is None else core.java_hash  # the chain's (compiled: ~0.05 µs, not ~1)
 
 _ReplyError = hiredis.ReplyError  # (module constants: read once per reply)
