@@ -62,6 +62,17 @@ def test_throughput_grows_only_where_the_intervals_separate_by_more_than_10_perc
     assert plateau_from(_ladder([1000, 2000, 2050]).drop(columns=["throughput_ci_low", "throughput_ci_high"])) is None
 
 
+def test_a_rung_with_either_end_of_its_interval_missing_has_no_interval_and_says_nothing():
+    """Half an interval is no interval: a rung whose low or high end is NaN neither grows nor stays within the
+    noise of another (ycsbctl.report.knee.Rung.bounded)."""
+    nan = float("nan")
+    whole = Rung(8, 1000.0, 990.0, 1010.0)
+    for low, high in ((nan, 2010.0), (1990.0, nan), (nan, nan)):
+        half = Rung(16, 2000.0, low, high)
+        assert not half.bounded and not grows(whole, half) and not within(whole, half)
+    assert Rung(16, 2000.0, 1990.0, 2010.0).bounded and grows(whole, Rung(16, 2000.0, 1990.0, 2010.0))
+
+
 def test_a_knee_is_named_only_where_growth_into_it_and_none_after_it_are_both_beyond_the_noise():
     # ±1 %: 8 → 16 grew (1980 > 1.1 × 1010) and 32 is at most 10 % above 16 (2121 ≤ 1.1 × 1980): a knee at 16
     assert plateau_from(_ladder([1000, 2000, 2100])) == Plateau(16, 2000, 32, 2100, knee=True)
