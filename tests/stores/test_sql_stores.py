@@ -674,3 +674,58 @@ def test_the_sqlite_bindings_scans_ask_sqlite_for_the_start_key_and_the_count_it
     with sqlite3.connect(sqlite_url.removeprefix("sqlite://")) as db:
         got = [[r[0] for r in db.execute(s)] for s in scans]
     assert got == [["user3", "user4"], [f"user{i}" for i in range(3, 8)], []], scans
+
+
+def test_a_postgresql_primary_is_said_to_stall_for_a_missing_standby_exactly_when_its_commits_wait_for_one():
+    """``synchronous_standby_names`` set and no standby connected: a commit waits for one at synchronous_commit on,
+    remote_write and remote_apply, and not at local or off (PostgreSQL's manual, "synchronous_commit"). The truth is
+    the server's own: a commit through ``psql`` that does not return within 2 s waits. ``stall_cause`` names the
+    missing standby at exactly those levels, and says nothing once no standby is named."""
+    import subprocess
+
+    from tests.fixtures.sql_cli import tool
+
+    def commit_waits(url: str) -> bool:
+        try:  # psql killed at the timeout; its backend waits on until the names are cleared below
+            subprocess.run([tool("psql", "postgresql-client"), url, "-AtqX", "-c", "INSERT INTO sync_probe DEFAULT "
+                            "VALUES"], capture_output=True, timeout=2, check=True)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
+
+    def setting(url: str, sql: list[str], name: str, value: str) -> None:
+        for line in sql:
+            cli_rows("postgresql", url, line)
+        wait_until(lambda: cli_rows("postgresql", url, f"SHOW {name}") == [[value]], 10, f"{name} = {value}")
+
+    said, waited = {}, {}
+    with started("postgresql") as ep:
+        s = registry.for_url(ep.url)
+        cli_rows("postgresql", ep.url, "CREATE TABLE sync_probe (id serial PRIMARY KEY)")  # before any commit waits
+        setting(ep.url, ["ALTER SYSTEM SET synchronous_standby_names = 'gone'", "SELECT pg_reload_conf()"],
+                "synchronous_standby_names", "gone")
+        try:
+            for level in ("local", "off", "on", "remote_write", "remote_apply"):
+                # the role's own setting, over the server's (its command line's synchronous_commit=on): each new
+                # session of the URL's role, stall_cause's and psql's alike, commits at that level (this change's
+                # own commit at local: it waits for no standby)
+                setting(ep.url, [f"SET synchronous_commit = local; ALTER ROLE CURRENT_USER SET synchronous_commit = "
+                                 f"'{level}'"], "synchronous_commit", level)
+                said[level], waited[level] = s.stall_cause(ep.url), commit_waits(ep.url)
+        finally:  # the waiting commits released: they would hold the server's shutdown for its stop timeout
+            for sql in ("ALTER SYSTEM RESET synchronous_standby_names", "SELECT pg_reload_conf()"):
+                cli_rows("postgresql", ep.url, sql)
+        wait_until(lambda: cli_rows("postgresql", ep.url, "SHOW synchronous_standby_names") == [[""]], 10,
+                   "no standby named")
+        cleared = s.stall_cause(ep.url), commit_waits(ep.url)
+        replicas = cli_rows("postgresql", ep.url, "SELECT count(*) FROM pg_stat_replication")
+    assert replicas == [["0"]]  # the case itself: no standby at all
+    assert waited == {"local": False, "off": False, "on": True, "remote_write": True, "remote_apply": True}
+    for level, why in said.items():
+        if waited[level]:
+            assert why == ("the primary's commits wait for a synchronous standby (synchronous_standby_names = 'gone', "
+                           f"synchronous_commit = {level}) and none is connected: start the standby, or clear "
+                           "synchronous_standby_names"), (level, why)
+        else:
+            assert why is None, (level, why)
+    assert cleared == (None, False)
