@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -94,6 +95,65 @@ def test_a_control_target_takes_the_hosts_drift_out(tmp_path):
         assert t.loc[("redis", threads), "ops_ratio"] == pytest.approx(0.85, rel=0.01)
     with pytest.raises(UserError, match="--control dragonfly: not a target of both"):
         compare([a, b], control="dragonfly")
+
+
+def _ordered(root, name: str, order: str, renumber: dict[int, int] | None = None, **kwargs):
+    """A folder of ``SMALL``'s plan run in ``order`` (the manifest's run_order: ``interleaved`` pairs its targets by
+    round, ``target`` runs them one after another); ``renumber``: redis's rounds given other numbers."""
+    from dataclasses import replace
+
+    from tests.fixtures.experiments import build_runs
+    from ycsbctl.results.folder import ResultFolder, RunRecord
+
+    manifest, runs = build_runs(**SMALL, **kwargs)
+    folder = ResultFolder.create(root, name, replace(manifest, experiment_id=name,
+                                                     plan={**manifest.plan, "run_order": order}))
+    for r in runs:
+        if renumber and r.target == "redis" and r.phase == "run":
+            rep = renumber[r.repetition]
+            r = replace(r, repetition=rep, run_id=RunRecord.make_id(r.target, r.workload, r.phase, r.threads, rep))
+        folder.add_run(r)
+    return folder.finalize("complete")
+
+
+def test_a_control_in_a_folder_whose_rounds_did_not_pair_the_targets_is_divided_out_by_its_geometric_mean(tmp_path):
+    """A (interleaved) against B (run target by target: round r of redis and round r of mongodb were not measured
+    together), redis the control: pairing by round needs both folders' rounds to pair the targets, so each mongodb
+    value is divided by its folder's control's geometric mean. The row is then, by hand from runs.parquet, scipy's
+    Welch t of mongodb's log throughputs in the two folders (at the row's level) moved by the log ratio of redis's
+    geometric means; and B's control rounds renumbered (a numbering that means nothing there) change nothing."""
+    import math
+
+    import numpy as np
+    from scipy import stats as sps
+
+    a = _ordered(tmp_path, "a", "interleaved")
+    b = _ordered(tmp_path, "b", "target", seed=2, speedup={"mongodb": 0.9})
+    b2 = _ordered(tmp_path, "b2", "target", renumber={0: 1, 1: 2, 2: 0}, seed=2, speedup={"mongodb": 0.9})
+    assert load(a).interleaved and not load(b).interleaved
+
+    def logs(folder, target: str, threads: int) -> np.ndarray:
+        r = pd.read_parquet(folder / "runs.parquet")
+        return np.log(r[(r["target"] == target) & (r["threads"] == threads) & (r["phase"] == "run")]
+                      ["throughput_ops"].to_numpy(float))
+
+    rows = []
+    for other in (b, b2):
+        c = compare([a, other], control="redis")
+        t = c.table.set_index(["target", "threads"])
+        v = c.verdicts
+        rows.append(t.loc["mongodb", ["ops_ratio", "ops_ci_low", "ops_ci_high", "ops_verdict"]])
+        for threads in (8, 16):
+            row = v[(v["target"] == "mongodb") & (v["threads"] == threads) & (v["metric"] == "throughput")].iloc[0]
+            ma, mb = logs(a, "mongodb", threads), logs(other, "mongodb", threads)
+            shift = logs(a, "redis", threads).mean() - logs(other, "redis", threads).mean()
+            ci = sps.ttest_ind(mb, ma, equal_var=False).confidence_interval(row["ci_level"])
+            assert row["ratio"] == pytest.approx(math.exp(mb.mean() - ma.mean() + shift), rel=1e-9)
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx((math.exp(ci.low + shift),
+                                                                     math.exp(ci.high + shift)), rel=1e-9)
+            assert t.loc[("mongodb", threads), "ops_ci_low"] == pytest.approx(row["ci_low"], rel=1e-12)
+            assert row["verdict"] == "worse"  # 10 % slower in B, the host's drift taken out by the control
+    pd.testing.assert_frame_equal(rows[0], rows[1])
 
 
 def test_compare_json_is_one_object_per_cell_and_metric(pair):
