@@ -27,15 +27,17 @@ from ycsbctl.results.schema import Manifest
 THREADS = (2, 4, 8)
 RATES = {"a": 20_000.0, "b": 20_000.0, "reference": 30_000.0}
 MARGINS = host_drift.Margins({"throughput": 0.10, "p99": 0.10}, "test")  # the host's drift; reference: default
+NOISE = Noise(host_phi=0.9, host_sd=0.15, white_sd=0.02)  # a session's slices: a slow host state, little else
 
 
 def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, seed: int = 1,
                 cpus: tuple[int, ...] = (0, 1), ref_only: dict[int, float] | None = None,
-                busy: bool = False, blocks: int = 16, targets: tuple[str, ...] = ("a", "b")) -> Path:
+                busy: bool = False, blocks: int = 16, targets: tuple[str, ...] = ("a", "b"),
+                noise: Noise = NOISE) -> Path:
     """A folder of one round: a and b (b ``b_gap`` times as fast as in truth) measured in one alternated session
     per thread count beside the reference, every rate times ``host`` (the host's speed for this folder);
     ``ref_only``: threads -> a factor on the reference's rate alone in that cell's session; ``busy``: b's points
-    degraded by a busy host; ``targets``: those measured (a subset of a and b)."""
+    degraded by a busy host; ``targets``: those measured (a subset of a and b); ``noise``: the slices'."""
     rng = np.random.default_rng(seed)
     f = ResultFolder.create(root, name, Manifest(experiment_id=name, plan={
         "targets": list(targets), "workloads": ["w"], "threads": list(THREADS), "baseline_target": targets[0]},
@@ -46,7 +48,7 @@ def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, se
         rates = {t: v * host * (b_gap if t == "b" else 1.0) * ((ref_only or {}).get(threads, 1.0)
                                                                if t == "reference" else 1.0)
                  for t, v in RATES.items() if t in (*targets, "reference")}
-        s = session_slices(rng, rates, blocks, Noise(host_phi=0.9, host_sd=0.15, white_sd=0.02), warmup_blocks=1)
+        s = session_slices(rng, rates, blocks, noise, warmup_blocks=1)
         session = f"w.t{threads}.r1"
         for t in targets:
             r = record(t, 1, s[t], session=session, threads=threads)
@@ -181,6 +183,38 @@ def test_three_shared_cells_are_enough_to_hold_the_one_whose_reference_reading_i
     c = compare([a, b], margins=MARGINS)
     assert "lies far from the other cells'" in cell(c, "a", 8)["decided_by"]
     assert not any("lies far" in cell(c, "a", t)["decided_by"] for t in (2, 4))
+
+
+def test_a_far_reading_on_a_host_that_moved_is_held_by_the_way_it_moved_against_the_other_cells(tmp_path):
+    """B's host 25 % faster (within a ±30 % drift margin: nothing held folder-wide), and in B's 8-thread session a
+    burst on the reference alone, 25 % slower: there it read slower than in A, yet faster than 1 / the other cells'
+    reading — its move is judged against theirs (÷ their median), not against A's. a and b are unchanged between the
+    folders, so against the slowed reference they read faster in that session alone: the reference moved alone, and
+    both cells there are held, not called better; the other cells read equivalent. The readings said, by hand from
+    slices.parquet: the reference's block rates (2 of its 6 slices a block, past the warm-up), B's mean log over
+    A's."""
+    quiet = Noise(host_phi=0.9, host_sd=0.03, white_sd=0.01)  # a quiet host: each reading within a few %
+    a = make_folder(tmp_path, "A", noise=quiet)
+    b = make_folder(tmp_path, "B", host=1.25, seed=2, ref_only={8: 0.75}, noise=quiet)
+    c = compare([a, b], margins=host_drift.Margins({"throughput": 0.30, "p99": 0.30}, "test"))
+
+    def reference_logs(folder: Path, threads: int) -> np.ndarray:
+        s = pd.read_parquet(folder / "slices.parquet")
+        s = s[(s["threads"] == threads) & (s[st.ROLE] == st.REFERENCE)].assign(block=lambda d: d["slice"] // 6)
+        g = s.assign(seconds=s["t_end_s"] - s["t_start_s"]).groupby("block").agg(
+            ops=("operations", "sum"), seconds=("seconds", "sum"), warm=("warmup", "any"))
+        g = g[~g["warm"]]
+        return np.log((g["ops"] / g["seconds"]).to_numpy())
+
+    moved = {t: math.exp(reference_logs(b, t).mean() - reference_logs(a, t).mean()) for t in THREADS}
+    centre = math.exp(float(np.median([math.log(moved[t]) for t in THREADS for _ in ("a", "b")])))
+    assert moved[8] < 1 < moved[8] * centre and centre < 1.3  # the case: slower than in A, faster than 1 / centre
+    for target in ("a", "b"):
+        held = cell(c, target, 8)
+        assert held["verdict"] == "undecided" and held["ratio"] > 1.25, held  # against the slowed reference
+        assert f"the reference's reading in this cell ({moved[8]:.2f}× [" in held["decided_by"], held
+        assert f"lies far from the other cells' ({centre:.2f}×)" in held["decided_by"], held["decided_by"]
+        assert [cell(c, target, t)["verdict"] for t in (2, 4)] == ["equivalent", "equivalent"]
 
 
 def test_a_busy_host_in_one_folder_only_holds_its_cells_and_says_what_kept_it_busy(tmp_path):
