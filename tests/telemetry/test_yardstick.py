@@ -165,6 +165,20 @@ def test_the_echo_server_serves_every_connection_and_ends_with_the_last():
     echo.stdin.close()
 
 
+@pytest.mark.parametrize("mode", ["cpu", "rtt"])
+@pytest.mark.parametrize("told", ["", "stop\n"], ids=["pipe-closed", "another-word"])
+def test_a_child_not_told_go_takes_no_reading_and_ends_quietly(mode: str, told: str):
+    """A CPU or round-trip process waits for ``go`` (the module's protocol: ycsbctl sends it, or closes the pipe when
+    it stops or is killed): its pipe closed before it, or another word, is no go. It ends with exit status 1, having
+    printed only ``ready`` (no reading: no JSON line, no work done) and nothing on stderr (no traceback)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-I", "-S", str(yardstick.CHILD), mode, "-1"], input=told,
+                       capture_output=True, text=True, timeout=30)
+    assert (r.returncode, r.stdout, r.stderr) == (1, "ready\n", "")
+
+
 def test_every_yardstick_process_ends_when_the_ycsbctl_that_started_it_is_killed():
     """A process taking readings in a loop is killed (SIGKILL: nothing of it runs after) as soon as its echo
     server listens, before any round trip (the echo once waited for a connection that never came, for ever): every
