@@ -247,6 +247,23 @@ def test_a_panels_top_is_raised_no_further_than_its_labels_need(study):
         ax.autoscale(axis="y")  # the limits matplotlib gives the bars alone
         assert abs(gap) <= 0.5 or top == pytest.approx(ax.get_ylim()[1], rel=1e-9), (ax.get_title(), gap, top)
 
+def test_a_cell_without_figures_is_drawn_below_its_panels_largest_figure(study):
+    """A cell the store cannot answer has no figure: its bar is an empty hatched one, one per such cell (the
+    manifest's ``cannot`` list), and it stands below the largest figure of its panel (the largest mean throughput
+    and p99 of runs.csv's measured cells), so that it never reads as the fastest store nor sets the panel's scale."""
+    runs = pd.read_csv(study.path / "runs.csv")
+    measured = runs[runs["status"].isin(["ok", "degraded"])].groupby(["target", "workload"])
+    largest = {"throughput": measured["throughput_ops"].mean().max(), "p99": measured["all_p99_us"].mean().max()}
+    cannot = {(c["target"], c["workload"]) for c in json.loads((study.path / "manifest.json").read_text())["cannot"]}
+    assert cannot
+    fig = _figure(study)
+    for ax, panel in zip(fig.axes[:2], ("throughput", "p99")):
+        empty = [p for p in ax.patches if to_rgba(p.get_facecolor())[3] == 0]
+        assert len(empty) == len(cannot), ax.get_title()
+        assert all(0 < p.get_height() < largest[panel] for p in empty), (ax.get_title(), largest[panel],
+                                                                        [p.get_height() for p in empty])
+
+
 def test_the_legend_has_the_degraded_entry_only_when_a_measured_cell_is_degraded(tmp_path):
     """The legend's "degraded" entry stands for bars dotted in white: a study with a store that cannot answer some
     tests (hatched) but no degraded point has none; the module's studies (a busy store's points degraded) have it."""
