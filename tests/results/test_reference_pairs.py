@@ -33,11 +33,12 @@ NOISE = Noise(host_phi=0.9, host_sd=0.15, white_sd=0.02)  # a session's slices: 
 def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, seed: int = 1,
                 cpus: tuple[int, ...] = (0, 1), ref_only: dict[int, float] | None = None,
                 busy: bool = False, blocks: int = 16, targets: tuple[str, ...] = ("a", "b"),
-                noise: Noise = NOISE) -> Path:
+                noise: Noise = NOISE, measured: tuple[int, ...] = THREADS) -> Path:
     """A folder of one round: a and b (b ``b_gap`` times as fast as in truth) measured in one alternated session
     per thread count beside the reference, every rate times ``host`` (the host's speed for this folder);
     ``ref_only``: threads -> a factor on the reference's rate alone in that cell's session; ``busy``: b's points
-    degraded by a busy host; ``targets``: those measured (a subset of a and b); ``noise``: the slices'."""
+    degraded by a busy host; ``targets``: those measured (a subset of a and b); ``noise``: the slices';
+    ``measured``: the thread counts' sessions in the order they ran (the points' order_index)."""
     rng = np.random.default_rng(seed)
     f = ResultFolder.create(root, name, Manifest(experiment_id=name, plan={
         "targets": list(targets), "workloads": ["w"], "threads": list(THREADS), "baseline_target": targets[0]},
@@ -50,8 +51,9 @@ def make_folder(root: Path, name: str, host: float = 1.0, b_gap: float = 1.0, se
                  for t, v in RATES.items() if t in (*targets, "reference")}
         s = session_slices(rng, rates, blocks, noise, warmup_blocks=1)
         session = f"w.t{threads}.r1"
-        for t in targets:
+        for j, t in enumerate(targets):
             r = record(t, 1, s[t], session=session, threads=threads)
+            r.order_index = measured.index(threads) * len(targets) + j + 1
             if busy and t == "b":
                 r.status = RunStatus.DEGRADED
                 r.error = "the hypervisor gave 22% of a core to other machines (steal: 22% of the host)"
@@ -173,6 +175,25 @@ def test_one_cells_reference_reading_far_from_the_others_holds_that_cell(tmp_pat
     assert cell(c, "b", 8)["verdict"] == "undecided"
     assert "lies far from the other cells'" in cell(c, "b", 8)["decided_by"]
     assert cell(c, "b", 2)["verdict"] == cell(c, "b", 4)["verdict"] == "worse"
+
+
+def test_a_far_reading_in_the_session_that_ran_first_is_said_to_be_the_references_first(tmp_path):
+    """The reference's first reading in a folder is the one of the session measured first (runs.parquet's
+    order_index), not the first by name or round: B's 8-thread session ran first there (a round's sessions run in
+    a shuffled order), its reference read 40 % slower (cold), and its cells' hold says it was B's first reading; the
+    same burst in B's last session (A and B ran 2, 4, 8) is held without those words."""
+    a = make_folder(tmp_path, "A")
+    first = make_folder(tmp_path, "B", b_gap=0.7, seed=2, ref_only={8: 0.6}, measured=(8, 2, 4))
+    last = make_folder(tmp_path / "last", "B", b_gap=0.7, seed=2, ref_only={8: 0.6})
+    runs = pd.read_parquet(first / "runs.parquet")
+    assert runs.loc[runs["order_index"].idxmin(), "threads"] == 8  # the case: 8 threads first, "w.t2.r1" first by name
+    for folder, said in ((first, True), (last, False)):
+        c = compare([a, folder], margins=MARGINS)
+        for target in ("a", "b"):
+            why = cell(c, target, 8)["decided_by"]
+            assert "lies far from the other cells'" in why, why
+            assert ("×): its first reading in B, so the host reading it rests on is not trusted" in why) == said, why
+            assert "its first reading in A" not in why  # A's first session (2 threads) is not this cell's
 
 
 def test_three_shared_cells_are_enough_to_hold_the_one_whose_reference_reading_is_far(tmp_path):

@@ -91,9 +91,10 @@ def reference_cells(base_runs: pd.DataFrame, base_slices: pd.DataFrame | None, o
     a = {k: g for k, g in cell_groups(base_runs)}
     b = {k: g for k, g in cell_groups(other_runs)}
     found: dict[tuple, tuple[stats.Comparison, stats.Comparison, rp.Reading, rp.Reading]] = {}
+    firsts = rp.first_session(base_runs, base_slices), rp.first_session(other_runs, other_slices)
     for key in a.keys() & b.keys():
-        ra = rp.reading(base_slices, set(a[key]["run_id"]))
-        rb = rp.reading(other_slices, set(b[key]["run_id"]))
+        ra = rp.reading(base_slices, set(a[key]["run_id"]), first=firsts[0])
+        rb = rp.reading(other_slices, set(b[key]["run_id"]), first=firsts[1])
         if ra is not None and rb is not None:
             found[key] = (rp.compare(ra, rb), rp.reference_ratio(ra, rb), ra, rb)
     logs = [math.log(r.ratio) for _, r, _, _ in found.values() if r.ratio > 0]

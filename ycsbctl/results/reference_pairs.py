@@ -60,11 +60,24 @@ class Reading:
         return len(self.relative)
 
 
-def reading(slices: pd.DataFrame | None, run_ids: set[str], against: set[str] | None = None) -> Reading | None:
+def first_session(runs: pd.DataFrame, slices: pd.DataFrame | None) -> str | None:
+    """The session of a folder's first reference reading: of the sessions its reference measured in (the slices'
+    rows of role ``reference``), the one whose points ran first (runs.parquet's ``order_index``, the sweep's order).
+    Neither a session's round nor its name says so: a round's sessions run in a shuffled order
+    (:mod:`ycsbctl.experiment.rounds`), and ``…t16…`` sorts before ``…t2…``. None where no point says its place."""
+    sessions = set() if slices is None else set(slice_table.reference_only(slices)["session"].dropna())
+    mine = runs[runs["session"].isin(sessions)]
+    order = pd.to_numeric(mine["order_index"], errors="coerce")
+    return str(mine.loc[order.idxmin(), "session"]) if order.notna().any() else None
+
+
+def reading(slices: pd.DataFrame | None, run_ids: set[str], against: set[str] | None = None,
+            first: str | None = None) -> Reading | None:
     """The reference-paired reading of the cell whose points are ``run_ids`` (its compared runs), from a folder's
     slices table; None where a point has no slice, or its sessions held no reference. ``against``: the run ids of a
     control target's points in the same sessions, read in the reference's place (:data:`CONTROL_TEST`: a target of
-    the same kind shares more of a target's slow states than the small reference does)."""
+    the same kind shares more of a target's slow states than the small reference does). ``first``: the session of
+    the folder's first reference reading (:func:`first_session`; None: unknown)."""
     if slices is None or not len(slices) or not run_ids:
         return None
     mine = slices[slices["run_id"].isin(run_ids)]
@@ -86,10 +99,8 @@ def reading(slices: pd.DataFrame | None, run_ids: set[str], against: set[str] | 
             keep.append((key[0], math.log(vt) - math.log(vr), math.log(vr)))
     if not keep:
         return None
-    all_ref = slice_table.reference_only(slices)
-    first_session = str(all_ref.sort_values(["repetition", "session"])["session"].iloc[0])
     return Reading(tuple(k[0] for k in keep), np.asarray([k[1] for k in keep]), np.asarray([k[2] for k in keep]),
-                   first=first_session in sessions)
+                   first=first in sessions)
 
 
 def welch(base: Mean, other: Mean, test: str = TEST) -> stats.Comparison:
