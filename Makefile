@@ -23,19 +23,27 @@ YCSBCTL_NO_SKIP ?= 1
 # shorter, but each of two runs starved one test's client long enough to read a point as a client stall; tried again
 # on a slower VM (29 Nov, 10:33) it took 1306 s against the two workers' 1399 s an hour before (-7 %): two workers keep
 # ~1.3 cores busy, a third mostly queues for the same CPU. (eatmydata, fsync made a no-op for every process, changed
-# nothing measurable: a SQL and CLI sample 0.98× [0.93, 1.04] wall.) mypy (~10 s of one core from a fresh clone, no cache) runs beside them: its verdict and its lines
-# come after theirs, and any of the three failing fails the target.
+# nothing measurable: a SQL and CLI sample 0.98× [0.93, 1.04] wall.) The speed tests keep ~1.1 of 2 cores busy, so
+# beside them, pinned to the last CPU (where test-slow's hog spins: what they are proven to hold with), runs one CPU's
+# worth of the rest (scripts/one_cpu_lane.sh): mypy, then the modules of tests/fixtures/one_cpu.py (chosen for
+# starting no server and running no point of their own). The folders the suite makes once are made once for all three pytests
+# (YCSBCTL_TEST_ONCE_DIR, tests/fixtures/once.py). Their lines come after the speed tests', and any part failing fails
+# the target.
 PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench scripts infra  # E501 too: lines ≤ 120 ([tool.ruff])
 	.venv/bin/lint-imports  # the layers and contracts of [tool.importlinter] in pyproject.toml
 	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 PYTHONWARNINGS=ignore::RuntimeWarning .venv/bin/mkdocs build --strict --site-dir $$site; built=$$?; rm -rf $$site; \
 	[ $$built -eq 0 ] && echo "mkdocs build --strict: the manual (docs/) builds"
-	@log=$$(mktemp); .venv/bin/mypy ycsbctl > $$log 2>&1 & typed=$$!; \
-	$(PYTEST) --durations=30 -n 2 --dist loadgroup --no-loadscope-reorder -m "not speed" tests; shared=$$?; \
-	echo "the tests marked speed, alone:"; $(PYTEST) --durations=10 -m speed tests; alone=$$?; \
-	wait $$typed; mypy=$$?; echo "mypy ycsbctl:"; cat $$log; rm -f $$log; \
-	[ $$shared -eq 0 ] && [ $$alone -eq 0 ] && [ $$mypy -eq 0 ]
+	@once=$$(mktemp -d); export YCSBCTL_TEST_ONCE_DIR=$$once; \
+	$(PYTEST) --durations=30 -n 2 --dist loadgroup --no-loadscope-reorder -m "not speed and not one_cpu" tests; \
+	shared=$$?; lane=$$(mktemp -d); \
+	echo "the tests marked speed, alone but for mypy and the tests marked one_cpu pinned to one CPU beside them:"; \
+	YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) bash scripts/one_cpu_lane.sh $$lane & beside=$$!; \
+	$(PYTEST) --durations=10 -m speed tests; alone=$$?; \
+	wait $$beside; pinned=$$?; echo "the tests marked one_cpu:"; cat $$lane/tests.txt; \
+	echo "mypy ycsbctl:"; cat $$lane/mypy.txt; rm -rf $$lane $$once; \
+	[ $$shared -eq 0 ] && [ $$alone -eq 0 ] && [ $$pinned -eq 0 ]
 
 # The checkout's modules compiled once, up front: the suite starts well over a thousand Python processes
 # (ycsbctl commands, their engine workers), and where PYTHONDONTWRITEBYTECODE is set (as on CI-like

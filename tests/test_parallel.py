@@ -53,3 +53,26 @@ def test_loadgroup_schedules_by_module_and_any_other_dist_keeps_xdists_scheduler
 
 def test_a_plain_pytest_has_no_scheduler_of_ours(pytestconfig: pytest.Config) -> None:
     assert pytest_xdist_make_scheduler(pytestconfig, None) is None  # "no" here, and in an xdist worker too
+
+
+class _Item:
+    """What the marking hook reads of a collected test: its id, and the marks it is given."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid, self.marks = nodeid, []
+
+    def add_marker(self, mark: str) -> None:
+        self.marks.append(mark)
+
+
+def test_the_one_cpu_modules_are_there_share_no_session_engine_or_node_and_only_their_tests_are_marked() -> None:
+    from tests.fixtures import one_cpu
+    from tests.fixtures.parallel import pytest_collection_modifyitems
+
+    assert len(one_cpu.MODULES) > 100 and all((TESTS.parent / m).is_file() for m in one_cpu.MODULES)
+    assert all(group_of(m) == m for m in one_cpu.MODULES)  # never the Docker engine's or the Elasticsearch node's
+    listed, other = sorted(one_cpu.MODULES)[0], "tests/experiment/test_sweep_axis.py"
+    assert other not in one_cpu.MODULES  # a module that runs points beside its servers stays on the workers
+    items = [_Item(f"{listed}::test_a"), _Item(f"{other}::test_b"), _Item(f"{listed}::test_c[x]")]
+    pytest_collection_modifyitems(_Config("loadgroup"), items)  # type: ignore[arg-type]
+    assert [i.marks for i in items] == [[one_cpu.MARK], [], [one_cpu.MARK]]
