@@ -33,6 +33,9 @@ NOTE_COLOR = "#9a3b00"
 CROWDED = ("Too many bars to label each one: every figure of the chart is in the report's table of the "
            "many-store study.")
 PANELS = (("throughput", "throughput at {} threads", "ops/s"), ("p99_us", "p99 latency at {} threads", "µs"))
+# a cell without figures: an empty bar as tall as this share of its panel's largest figure (the p99 panel is on a log
+# scale, where 5 % already stands ~1.3 decades below it), its status written on it
+EMPTY_BAR = {"throughput": 0.12, "p99_us": 0.05}
 # The memory bars' names, (rotation °, font size pt) tried in turn until they fit: level, then upright and smaller
 NAME_LOOKS = ((0, 8),
               (90, 8),
@@ -65,7 +68,7 @@ def _test_panel(ax: Axes, study: StoreStudy, colors: dict[str, str], attr: str) 
                        hatch=DEGRADED_HATCH if c.status != "ok" else None, linewidth=0)
                 labels.append(ax.text(xi, v, f"{v:,.0f}", ha="center", va="bottom", fontsize=6, rotation=90))
             else:
-                base = top * 0.12 if attr == "throughput" else top * 0.05
+                base = top * EMPTY_BAR[attr]
                 ax.bar(xi, base, width, color="none", edgecolor=colors.get(t, "#777"), hatch=_hatch(c.status))
                 labels.append(ax.text(xi, base, c.status, ha="center", va="bottom", fontsize=6, rotation=90))
     if attr == "p99_us":  # from tens of µs (a key read) to seconds (a scan): one scale would hide the fast
