@@ -45,12 +45,16 @@ class Mutant:
 
 
 def _same(segment: str, node: ast.AST) -> bool:
-    """The source segment really is ``node`` (positions inside f-strings may be off before 3.12)."""
-    try:
-        parsed = ast.parse(segment.strip(), mode="eval").body
-    except SyntaxError:
-        return False
-    return ast.dump(parsed) == ast.dump(node)
+    """The source segment really is ``node`` (positions inside f-strings may be off before 3.12). A segment over
+    several lines inside its statement's brackets (``if (a\n and b)``, a call's argument ``x\n or y``) parses as
+    itself only in brackets of its own; the mutant replaces it bracketed (:func:`build`)."""
+    for candidate in (segment.strip(), f"({segment})"):
+        try:
+            parsed = ast.parse(candidate, mode="eval").body
+        except SyntaxError:
+            continue
+        return ast.dump(parsed) == ast.dump(node)
+    return False
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -124,3 +124,15 @@ def test_a_per_module_draw_is_the_same_each_time_and_another_with_a_seed():
     first = draw()
     assert len(first) == 10 and draw() == first
     assert draw(7) == draw(7) and draw(7) != first and draw(8) != draw(7)
+
+
+def test_a_condition_over_several_lines_inside_its_statements_brackets_is_mutated_and_its_mutant_parses() -> None:
+    """``if (a\\n and b)`` or a call's argument ``x\\n or y``: the segment parses as itself only in brackets of its own,
+    and such a line was once left with no mutant at all (unscored)."""
+    text = ("def f(a, b, x, y):\n    if (a\n            and b):\n        return g(x\n                 or y)\n"
+            "    return 0\n")
+    made = {(s.line, s.what) for s in mutation_ops.spots("m.py", text)}
+    assert {(2, "And -> Or"), (4, "Or -> And")} <= made
+    for s in mutation_ops.spots("m.py", text):
+        mutant = mutation_ops.build("m.py", text, s)
+        assert mutant is not None and ast.dump(ast.parse(mutant.source)) != ast.dump(ast.parse(text))
