@@ -368,3 +368,25 @@ def test_a_run_without_its_compared_flag_is_compared_when_it_is_ok_and_only_then
     assert doc(RunStatus.OK) is True
     assert [doc(s) for s in (RunStatus.DEGRADED, RunStatus.FAILED, RunStatus.INTERRUPTED)] == [False] * 3
     assert doc(RunStatus.DEGRADED, True) is True and doc(RunStatus.OK, False) is False
+
+
+def test_a_runs_100_ms_series_is_written_to_its_own_part_and_read_back_with_its_run_id(tmp_path):
+    """A point with a disturbance keeps its 100 ms series (``r.fine``): written to ``parts/series_100ms`` under its
+    own file stem, and read back in the folder's ``series_100ms`` table with the point's run id — the same rows as the
+    series' own frame, interval by interval."""
+    from dataclasses import replace
+
+    from tests.fixtures.fine_series import fine_series
+
+    manifest, runs = build_runs(targets=("redis",), threads=(8,), repetitions=1, skipped=False, failed=False)
+    point = next(r for r in runs if r.phase == "run" and r.result is not None)
+    fine = fine_series([40, 0, 35, 38], slow={2: 900})
+    folder = ResultFolder.create(tmp_path, "fine", replace(manifest, experiment_id="fine"))
+    for r in runs:
+        folder.add_run(replace(r, result=replace(r.result, fine=fine)) if r is point else r)
+    exp = load(folder.finalize("complete"))
+    got = exp.series_100ms.drop(columns="run_id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, fine.frame().reset_index(drop=True), check_dtype=False)
+    assert set(exp.series_100ms["run_id"]) == {point.run_id}
+    mine = exp.fine_series_of(point.run_id)
+    assert mine[mine["op"] == "OVERALL"]["operations"].tolist() == [40, 0, 35, 38]
