@@ -126,3 +126,16 @@ def test_redis_wait_waits_for_as_many_replicas_as_asked_and_the_primarys_role_li
     wait_for, command = asyncio.run(go())
     assert wait_for == waits
     assert command == (b"*3\r\n$4\r\nWAIT\r\n$1\r\n%d\r\n$5\r\n10000\r\n" % waits if waits else b"")
+
+
+def test_a_role_reply_counts_the_replicas_a_primary_lists_and_nothing_for_any_other_shape():
+    """ROLE as the Redis manual lays it out: a primary's ``["master", offset, [[ip, port, offset], ...]]`` lists its
+    replicas; a replica's (``["slave", ip, port, state, offset]``), a sentinel's (``["sentinel", [names]]``), an error
+    and a primary's reply cut short before its list (two elements: no list to count) have none, and none raises."""
+    from ycsbctl.stores.redis.options import replicas_in_role
+
+    listed = [[b"10.0.0.2", b"6380", b"42"], [b"10.0.0.3", b"6380", b"40"]]
+    assert replicas_in_role([b"master", 42, listed]) == 2 and replicas_in_role(["master", 42, []]) == 0
+    for other in ([b"slave", b"10.0.0.1", 6379, b"connected", 42], [b"sentinel", [b"mymaster"]], [b"master", 42],
+                  [b"master"], [], None, b"ERR unknown command 'ROLE'"):
+        assert replicas_in_role(other) == 0, other
