@@ -155,9 +155,21 @@ def test_bad_urls_are_one_line(url):
 
 
 def test_describe_names_the_server_and_its_settings(memcached_server):
+    """The name and version, ``stats settings`` whole, and the traits two memcached servers can differ in (its worker
+    threads and pointer size), each as the server's own ``stats`` says over a plain socket."""
+    import socket
+
     facts = registry.get("memcached").describe(memcached_server.url)
     assert facts.name.startswith("memcached 1.") and facts.version == facts.name.split()[1]
     assert facts.config["stats settings"]["maxbytes"] == str(256 * 1024 * 1024)
+    with socket.create_connection(("127.0.0.1", memcached_server.port), timeout=5) as s:
+        s.sendall(b"stats\r\n")
+        said = b""
+        while not said.endswith(b"END\r\n"):
+            said += s.recv(65536)
+    stats = dict(line.split()[1:3] for line in said.decode().splitlines() if line.startswith("STAT "))
+    assert facts.traits == {"server": "memcached", "version": stats["version"], "threads": stats["threads"],
+                            "pointer_size": stats["pointer_size"]}
 
 
 @pytest.mark.fault
