@@ -36,6 +36,8 @@ def test_the_points_measured_on_a_busy_host_are_named_each_once_one_alone_as_its
     one = host_busy_findings(runs([("redis", 4, "degraded"), ("redis", 8, "ok")]))
     # "1 of the 2 point" before
     assert len(one) == 1 and one[0].startswith("1 of the 2 points (redis at 4 threads) was measured"), one
+    single = host_busy_findings(runs([("redis", 1, "degraded"), ("basic", 1, "ok")]))
+    assert len(single) == 1 and single[0].startswith("1 of the 2 points (redis at 1 thread) was measured"), single
     alone = host_busy_findings(runs([("redis", 4, "degraded")]))
     assert len(alone) == 1 and alone[0].startswith("1 point (redis at 4 threads) was measured"), alone
     # the sentence after it speaks of that one point, as the one of several speaks of them

@@ -28,3 +28,13 @@ def test_the_decision_text_says_how_the_verdicts_were_reached():
     older = decision_text({"sequential": True, "planned_rounds": 11, "alpha": 0.05}, v.iloc[1:])
     assert "a union bound" in older and "Lan–DeMets" not in older and "covariance" not in older
     assert f"α = {looks.spent_alpha(0.05, 11, True, 11):.2g}" in older
+
+
+def test_a_cells_busy_rounds_are_counted_in_words_one_round_singular():
+    from ycsbctl.report.verdict_table import busy_note
+
+    assert busy_note({"busy_rounds": 1, "n": 1, "host_busy_max_pct": 62.0}) == \
+        "1 of 1 round on a busy host (others took up to 62 % of it)"
+    assert busy_note({"busy_rounds": 1, "n": 2, "host_busy_max_pct": float("nan")}) == "1 of 2 rounds on a busy host"
+    assert busy_note({"busy_rounds": 2, "n": float("nan")}) == "2 of 2 rounds on a busy host"  # n unknown: its busy rounds
+    assert busy_note({"busy_rounds": 0, "n": 5}) == "" and busy_note(None) == ""
