@@ -36,5 +36,5 @@ def test_a_cells_busy_rounds_are_counted_in_words_one_round_singular():
     assert busy_note({"busy_rounds": 1, "n": 1, "host_busy_max_pct": 62.0}) == \
         "1 of 1 round on a busy host (others took up to 62 % of it)"
     assert busy_note({"busy_rounds": 1, "n": 2, "host_busy_max_pct": float("nan")}) == "1 of 2 rounds on a busy host"
-    assert busy_note({"busy_rounds": 2, "n": float("nan")}) == "2 of 2 rounds on a busy host"  # n unknown: its busy rounds
+    assert busy_note({"busy_rounds": 2, "n": float("nan")}) == "2 of 2 rounds on a busy host"  # n unknown
     assert busy_note({"busy_rounds": 0, "n": 5}) == "" and busy_note(None) == ""
