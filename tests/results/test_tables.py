@@ -127,3 +127,4 @@ def test_the_hosts_other_share_adds_steal_to_other_programs_over_the_hosts_cores
     assert other_share({"host_foreign_pct": 30.0, "host_steal_pct": None}, "2") == 0.15
     assert math.isnan(other_share({"host_foreign_pct": math.nan, "host_steal_pct": 5.0}, 2))
     assert math.isnan(other_share({"host_foreign_pct": 30.0}, None))
+    assert math.isnan(other_share({"host_foreign_pct": 30.0, "host_steal_pct": 5.0}, 0))  # no cores: no share

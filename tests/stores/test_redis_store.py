@@ -106,3 +106,25 @@ def test_a_redis_url_whose_server_closes_at_ping_is_probed_for_tls_at_its_own_ho
     with pytest.raises(redis.ConnectionError, match="not a Redis server"):
         registry.for_url("redis://localhost/0").ping("redis://localhost/0", 1.0)
     assert probed[1:] == [("localhost", default)]
+
+
+def test_a_redis_tables_records_are_its_keys_less_the_scan_index_when_there_is_one(redis_server):
+    """``count``: the records a database holds are its keys (DBSIZE), less YCSB's scan index ``_indices`` where
+    the database has one — 3 hashes alone are 3 records, with the index still 3; an empty database 0."""
+    import redis as redis_py
+
+    from ycsbctl.stores import registry
+
+    db = 7  # a database of this test's own on the session's server
+    url = f"redis://127.0.0.1:{redis_server.port}/{db}"
+    with redis_py.Redis(port=redis_server.port, db=db) as r:
+        r.flushdb()
+        try:
+            assert registry.for_url(url).count(url, "usertable") == 0
+            for i in range(3):
+                r.hset(f"user{i}", mapping={"field0": "v"})
+            assert registry.for_url(url).count(url, "usertable") == r.dbsize() == 3
+            r.zadd("_indices", {f"user{i}": i for i in range(3)})
+            assert registry.for_url(url).count(url, "usertable") == r.dbsize() - 1 == 3
+        finally:
+            r.flushdb()
