@@ -328,6 +328,10 @@ def test_a_slices_table_with_text_for_a_figure_is_named_left_out_and_rebuilt_and
                                          "parts/slices/) are gone") == 1
     with pytest.raises(ValueError, match="its column warmup holds 'x', not a flag"):
         st.conform(written.assign(warmup="x"), strict=True)
+    bad_threads = written["threads"].astype(object)
+    bad_threads.iloc[[1, -1]] = ["first bad", "last bad"]
+    with pytest.raises(ValueError, match="its column threads holds 'first bad', not a number"):  # the first named
+        st.conform(written.assign(threads=bad_threads), strict=True)
     assert st.conform(written.assign(errors="x"))["errors"].isna().all()  # not strict: not a number, so NaN
 
 
