@@ -77,3 +77,15 @@ def test_postgresql_sampler_rates_are_counter_differences_over_the_interval_and_
     out = s.sample()
     assert (out["ops_per_s"], out["db_rows_read_per_s"], out["db_rows_written_per_s"]) == (0.0, 0.0, 0.0)
     assert out["db_statements_per_s"] == 0.0 and out["db_statement_mean_us"] is None
+    # a counter the server gave as NULL (None) at either end: no rate of it, the other rates as before
+    clock = iter([14.0])
+    session.rows.update({stats.DATABASE: [(3, None, 4, 9999, 53, 10, 20, 5, 0, 0)]})
+    out = s.sample()
+    assert out["ops_per_s"] is None and out["db_rows_read_per_s"] == 3.0 and out["db_rows_written_per_s"] == 0.0
+    clock = iter([15.0])
+    session.rows.update({stats.DATABASE: [first]})
+    assert s.sample()["ops_per_s"] is None  # the NULL was the interval's start
+    # two readings at one instant: no interval to divide by, no rate at all
+    clock = iter([15.0])
+    out = s.sample()
+    assert (out["ops_per_s"], out["db_rows_read_per_s"], out["db_rows_written_per_s"]) == (None, None, None)
