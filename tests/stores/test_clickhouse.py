@@ -56,6 +56,7 @@ def test_a_record_is_one_mergetree_row_of_ycsbs_jdbc_layout_read_back_by_clickho
 def test_engine_statements_are_the_servers_logged_queries_one_for_one(clickhouse):
     url = clickhouse.url
     table = f"t{uuid.uuid4().hex[:12]}"  # a table of this test's own: its statements are those naming it
+    assert registry.for_url(url).count(url, table) == 0  # no such table yet: no record
     before = events(url)
     load = run_phase(PhaseSpec("load", url, props(recordcount=100, table=table), threads=2, processes=1))
     assert load.status == "ok", load.errors
