@@ -542,3 +542,20 @@ def test_targets_the_same_words_fit_share_one_sentence_listed_with_commas_and_a_
                  if "workloadb: redis" in line and "peaks" not in line] for found in lines]
     assert subjects == [["workloadb: redis, mongodb and ferretdb"], ["workloadb: redis and mongodb"],
                         ["workloadb: redis"]]
+
+
+def test_a_peak_pair_called_equivalent_says_within_what_margin_and_without_one_only_equivalent():
+    """The peak-against-peak words: ``equivalent within ±5 %`` where the cell states its margin, ``equivalent``
+    alone where it has none (a folder written before margins were kept), and ``a real difference`` for better."""
+    from ycsbctl.report.summary import _versus
+
+    def versus(verdict: str, margin: float | None) -> tuple[str, str] | None:
+        v = pd.DataFrame([{"at_peak": True, "metric": "throughput", "workload": "workloadb", "target": "mongodb",
+                           "baseline": "redis", "ratio": 0.98, "ci_low": 0.96, "ci_high": 1.01, "margin_pct": margin,
+                           "verdict": verdict}])
+        return _versus("workloadb", "redis", "mongodb", v)
+
+    assert versus("equivalent", 5.0) == ("0.98× [0.96, 1.01] of redis's peak", "equivalent within ±5 %")
+    assert versus("equivalent", float("nan"))[1] == "equivalent"  # type: ignore[index]
+    assert versus("equivalent", None)[1] == "equivalent"  # type: ignore[index]
+    assert versus("better", 5.0)[1] == "a real difference"  # type: ignore[index]
