@@ -360,6 +360,10 @@ def test_the_calibration_record_widens_the_noise_only_beyond_the_default():
     assert quiet.of("throughput") == pytest.approx(0.20) and "calibration record" in quiet.source
     assert loud.of("throughput") == pytest.approx(0.50) and loud.of("p99") == pytest.approx(2.0)
     assert noise.noise_model(Margins({}, "default")).of("client CPU/op") == noise.OTHER_NOISE
+    # the words give the bound in whole per cent of throughput: 2 × 12.2 % = 24.4 %
+    assert noise.noise_model(Margins({"throughput": 0.122}, "rec")).source == (
+        "±24 % throughput between runs (the calibration record), widened by other programs' CPU")
+    assert noise.noise_model(Margins({}, "default")).source.startswith("±20 % throughput between runs (the default)")
 
 
 def _runs(rows: list[tuple[str, int, int, float, float, str, bool]]) -> pd.DataFrame:
