@@ -498,3 +498,22 @@ def test_the_fastest_store_is_chosen_by_throughput_among_ok_and_degraded_cells_a
     assert line.startswith(f"QUERY-1COND at {THREADS} threads: fastest postgres, ")
     fastest, against = line.split(" — ")[:2]
     assert "†" not in fastest and re.search(r"sqlite† \d+\.\d+× \[", against), against
+
+
+def test_a_degraded_cell_of_one_run_takes_its_interval_from_its_measured_seconds_the_partial_last_left_out():
+    """One run: the batch means of its measured seconds (warm-up out); the last second, partial, is left out only
+    while two or more remain — a run of two measured seconds keeps both, or it would have no interval."""
+    from types import SimpleNamespace
+
+    from ycsbctl.report.many_store import _interval_of
+    from ycsbctl.results import stats
+
+    def interval(ops: list[int]) -> tuple[float, float, bool]:
+        series = pd.DataFrame({"op": "OVERALL", "second": range(len(ops) + 1), "operations": [50, *ops],
+                               "warmup": [True] + [False] * len(ops)})
+        exp = SimpleNamespace(series_of=lambda run_id: series)
+        return _interval_of(exp, pd.DataFrame({"run_id": ["r1"], "throughput_ops": [1000.0]}))  # type: ignore[arg-type]
+
+    both = stats.batch_interval([900.0, 1100.0])
+    assert math.isfinite(both.low) and interval([900, 1100]) == (both.low, both.high, True)
+    assert interval([900, 1100, 300]) == (both.low, both.high, True)  # 300: the partial last second, left out
