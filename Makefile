@@ -26,9 +26,9 @@ YCSBCTL_NO_SKIP ?= 1
 # nothing measurable: a SQL and CLI sample 0.98× [0.93, 1.04] wall.) The speed tests keep ~1.1 of 2 cores busy, so
 # beside them, pinned to the last CPU (where test-slow's hog spins: what they are proven to hold with), runs one CPU's
 # worth of the rest (scripts/one_cpu_lane.sh): mypy, then the modules of tests/fixtures/one_cpu.py (chosen for
-# starting no server and running no point of their own). The folders the suite makes once are made once for all three pytests
-# (YCSBCTL_TEST_ONCE_DIR, tests/fixtures/once.py). Their lines come after the speed tests', and any part failing fails
-# the target.
+# starting no server and running no point of their own). The folders the suite makes once are made once for all
+# three pytests (YCSBCTL_TEST_ONCE_DIR, tests/fixtures/once.py). Their lines come after the speed tests', and any
+# part failing fails the target.
 PYTEST = YCSBCTL_NO_SKIP=$(YCSBCTL_NO_SKIP) .venv/bin/python -m pytest -q -rs
 test: bytecode
 	.venv/bin/ruff check ycsbctl tests bench scripts infra  # E501 too: lines ≤ 120 ([tool.ruff])
