@@ -209,6 +209,7 @@ def test_a_server_frozen_mid_session_is_its_own_stall_and_its_partners_held_slic
     assert list(held) == [f], held  # the frozen server's own empty slices are its own wait
     assert {x.holder for x in held[f]} == {h}
     assert set(slices.loc[slices["held"], "slice"]) == {x.slice for x in held[f]}  # the engine flagged those
+    assert set(slices.loc[slices["held"], "held_by"]) == {h} and slices.loc[~slices["held"], "held_by"].isna().all()
     served = by_target[f][~by_target[f]["slice"].isin([x.slice for x in held[f]]) & ~by_target[f]["warmup"]]
     assert mine["runtime_ms"] / 1000 == pytest.approx((served["t_end_s"] - served["t_start_s"]
                                                         - served["settle_s"]).sum(), abs=1e-6)

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from ycsbctl.results.held_slices import HeldSlice, held_note, held_seconds, held_slices
+from ycsbctl.results.held_slices import HeldSlice, held_in, held_note, held_seconds, held_slices
 
 NAN = math.nan
 
@@ -71,3 +71,12 @@ def test_the_note_counts_the_held_slices_their_time_and_names_each_holder_once()
                                    "a, b's late operations (not its own stall; left out of its rate and its slice "
                                    "pairs)")
     assert held_note([], 20) is None
+
+
+def test_a_targets_held_slices_are_read_back_from_its_own_flags_and_holders():
+    """What the engine wrote (``held``, ``held_by``) read back as the slices it flagged, in order, with their edges
+    and holders; a table of an older folder, without the columns, has none."""
+    own = pd.DataFrame({"slice": [1, 3, 5, 7], "t_start_s": [0.2, 0.6, 1.0, 1.4], "t_end_s": [0.4, 0.8, 1.2, 1.6],
+                        "held": [False, True, False, True], "held_by": [None, "a", None, "c"]})
+    assert held_in(own) == [HeldSlice(3, 0.6, 0.8, "a"), HeldSlice(7, 1.4, 1.6, "c")]
+    assert held_in(own.drop(columns=["held_by"])) == held_in(None) == held_in(own.iloc[0:0]) == []

@@ -7,8 +7,9 @@ Each target's result holds its own slices only: ``ops`` and ``operations`` over 
 warm-up when it starts before ``warmup_s`` ends), ``runtime_ms`` their summed nominal length less their settle
 windows (``Alternation.settle_s``: what started in one is counted apart, in the slices table only; cut at the
 session's end when it stopped early) and less its *held* slices (:mod:`ycsbctl.results.held_slices`: another
-target's late operations kept every client past their start, and no operation began in them; ``held`` in its
-slices table), so ``throughput_ops`` is its operations per second of its own slices that it could serve;
+target's late operations kept every client past their start, and no operation began in them; ``held`` and
+``held_by`` in its slices table, the holder named by its ``Alternation.labels``), so ``throughput_ops`` is its
+operations per second of its own slices that it could serve;
 ``client_cpu_s`` the workers' CPU during its slices (each slice carries the CPU from the previous slice's close to
 its own); ``client_lag`` the same way; ``series`` one row per second per measurement from its slices that start in
 that second (``operations`` counts its operations in those slices: about 1/n of the second's time, not a rate);
@@ -204,7 +205,7 @@ def slice_frame(c: AlternationCollector, target: int, t0: float) -> pd.DataFrame
                      "settle_s": c.shape.settle(k),
                      "settle_operations": int(settle_agg.count) if settle_agg is not None else 0,
                      "settle_p99_us": hdr.percentiles_us(settle, (99.0,))[99.0] if settle is not None else math.nan,
-                     "held": False})  # set once every target's slices are in (alternated_results)
+                     "held": False, "held_by": None})  # set once every target's slices are in (alternated_results)
     return pd.DataFrame(rows, columns=list(SLICE_COLUMNS))
 
 
@@ -240,14 +241,17 @@ def alternated_results(runner: PhaseRunner, c: AlternationCollector, t0: float) 
     ends = [f.end_ns for f in c.finals.values() if f.end_ns]
     stop_s = (max(ends) / 1e9 - t0) if ends and t0 else c.shape.session_s
     frames = {t: slice_frame(c, t, t0) for t in range(len(alt.urls))}
-    held = held_slices({str(t): f for t, f in frames.items()})
+    unique = len(set(alt.labels)) == len(alt.urls)  # labels name the holders (else their positions)
+    names = alt.labels if unique else tuple(str(t) for t in range(len(alt.urls)))
+    held = held_slices({names[t]: f for t, f in frames.items()})
     out = []
     for t, _url in enumerate(alt.urls):
         mine = [k for k, s in c.slices.items() if s.target == t and not c.shape.warmup(k)]
         totals = summaries({k: c.slices[k].agg() for k in mine}, 0, runner.names)
-        taken = {h.slice for h in held.get(str(t), [])}  # no client was free to start an operation in them
-        frames[t]["held"] = frames[t]["slice"].isin(taken)
-        run_s = sum(c.shape.measured(k, stop_s) for k in mine if k not in taken)
+        holders = {h.slice: h.holder for h in held.get(names[t], [])}  # no client was free to start one in them
+        frames[t]["held"] = frames[t]["slice"].isin(holders)
+        frames[t]["held_by"] = frames[t]["slice"].map(holders).astype(object).where(frames[t]["held"], None)
+        run_s = sum(c.shape.measured(k, stop_s) for k in mine if k not in holders)
         planned_s = sum(c.shape.measured(k) for k, o in enumerate(c.shape.order) if o == t and not c.shape.warmup(k))
         status, errors, stopped = target_status(c, [f.targets[t] for f in c.finals.values() if f.targets])
         seconds = c.target_seconds(t)

@@ -35,6 +35,8 @@ class Alternation:
     # s at each slice's start whose operations are counted apart (the slices table's settle_* columns): neither in
     # the target's operations, throughput (its time is left out too) nor histograms. 0: none.
     settle_s: float = 0.0
+    # every target's label, in urls' order: the slices' held_by names a holder by it (empty: by its index in urls)
+    labels: tuple[str, ...] = ()
 
     def properties_of(self, target: int, common: dict[str, str]) -> dict[str, str]:
         """The binding properties of target ``target`` (its own, or ``common``: the phase's)."""

@@ -82,7 +82,7 @@ def session_spec(eps: list[Endpoint], points: list[Point], study: Study, referen
     alternation = Alternation(urls=tuple(ep.url for ep in eps),
                               properties=tuple(dict(p.case.properties) for p in points),
                               slice_s=slice_of(study, len(points), len(points) - 1 if reference else None),
-                              seed=seed)
+                              seed=seed, labels=tuple(p.target.label for p in points))
     return replace(spec, duration_s=duration_s, warmup_s=warmup_s, alternation=alternation)
 
 

@@ -20,7 +20,7 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.study import Case, Point, Study
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
-from ycsbctl.results.held_slices import HeldSlice, held_note, held_seconds, held_slices
+from ycsbctl.results.held_slices import HeldSlice, held_in, held_note, held_seconds
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores.capabilities import ClientPauses, ErrorHints, Replication, StallCause
@@ -196,9 +196,6 @@ class PointRunner:
         ref_eps, ref_points = ([reference[0]], [reference[1]]) if reference else ([], [])
         outs = measure_alternated(eps + ref_eps, points + ref_points, self.study, self.console.progress,
                                   [b for _, _, b in pairs], self.engine, reference=reference is not None)
-        named = [p.target.label for p in points] + (["reference"] if reference is not None else [])
-        held = held_slices({label: o.result.slices if o.result is not None else None
-                            for label, o in zip(named, outs)})
         if reference is not None:
             reference[2](outs.pop().result)
         records = []
@@ -209,7 +206,7 @@ class PointRunner:
             position = None if self.position is None else self.position + i
             record = self._keep(out, ep, point, started, dataset_note=notes[i], after_note=after, position=position,
                                 replica_note=_replicas_lost(ep, replicas[i], out), session=session,
-                                held=held.get(point.target.label, []))
+                                held=held_in(out.result.slices if out.result is not None else None))
             self.measured[record.run_id] = point
             records.append(record)
         return records

@@ -56,6 +56,16 @@ def held_slices(slices: Mapping[str, pd.DataFrame | None]) -> dict[str, list[Hel
     return held
 
 
+def held_in(own: pd.DataFrame | None) -> list[HeldSlice]:
+    """A target's held slices, in order, as its own slices say (``held`` and ``held_by``, set by the engine from
+    :func:`held_slices` over the session: ``slice``, ``t_start_s`` and ``t_end_s`` too); none without them."""
+    if own is None or own.empty or "held" not in own or "held_by" not in own:
+        return []
+    rows = own[own["held"].astype(bool)]
+    return [HeldSlice(int(k), float(lo), float(hi), str(by))
+            for k, lo, hi, by in zip(rows["slice"], rows["t_start_s"], rows["t_end_s"], rows["held_by"])]
+
+
 def held_seconds(own: pd.DataFrame | None, held: list[HeldSlice]) -> set[int]:
     """The seconds of a target's series (since the session's start: the second each slice starts in) whose
     every slice was held, from the target's own slices ``own`` (the ``slice`` and ``t_start_s`` columns)."""

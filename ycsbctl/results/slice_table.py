@@ -13,8 +13,9 @@ count or throughput of the point, its time left out of the point's runtime; 0 or
 ``settle_operations`` and ``settle_p99_us`` (the operations started in that window and their p99: what the window
 left out), ``held`` (no operation began in it: another target's late operations kept every client past its start,
 :mod:`ycsbctl.results.held_slices`; its time is left out of the point's runtime, its block out of the slice pairs;
-False in a folder without the column), and ``role``: ``target`` for a compared target's point, ``reference``
-for the reference server's share of the session (:mod:`ycsbctl.experiment.reference`: measured in every
+False in a folder without the column), ``held_by`` (the label of the target whose late operations held it; None
+where not held, and in a folder without the column), and ``role``: ``target`` for a compared target's point,
+``reference`` for the reference server's share of the session (:mod:`ycsbctl.experiment.reference`: measured in every
 alternated session as one more target, kept here and nowhere else — not in runs.parquet, the verdicts or the
 report's curves). The reference's rows live in this table rather than a table of their own because a session's
 blocks are counted from its schedule: a session of n targets and the reference has blocks of 2·(n + 1) slices
@@ -31,14 +32,15 @@ import pandas as pd
 
 KEY_COLUMNS = ("run_id", "target", "workload", "phase", "threads", "target_rate", "repetition", "session")
 SLICE_COLUMNS = ("slice", "t_start_s", "t_end_s", "warmup", "operations", "errors", "mean_us", "p50_us", "p99_us",
-                 "switch_s", "settle_s", "settle_operations", "settle_p99_us", "held")
+                 "switch_s", "settle_s", "settle_operations", "settle_p99_us", "held",
+                 "held_by")
 ROLE = "role"  # target | reference
 TARGET, REFERENCE = "target", "reference"
 COLUMNS = (*KEY_COLUMNS, *SLICE_COLUMNS, ROLE)
 _TYPES = {"run_id": "string", "target": "string", "workload": "string", "phase": "string", "session": "string",
           "threads": "int64", "repetition": "int64", "slice": "int64", "operations": "int64", "errors": "int64",
           "settle_operations": "int64",
-          "warmup": "bool", "held": "bool", ROLE: "string"}  # the rest float64
+          "warmup": "bool", "held": "bool", "held_by": "string", ROLE: "string"}  # the rest float64
 
 
 def empty() -> pd.DataFrame:
