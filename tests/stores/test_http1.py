@@ -53,3 +53,44 @@ def test_a_chunked_reply_is_whole_only_with_its_last_chunk_and_its_crlf():
     assert reply is not None and (reply.status, reply.body, used) == (200, b"hello world", len(whole))
     for cut in range(len(whole) - 1, 40, -1):  # every shorter prefix, down into the head
         assert parse(whole[:cut], HttpReply) == (None, 0), cut
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_a_requests_host_header_is_the_one_http_client_sends_an_ipv6_address_in_brackets(host):
+    """``request`` names its server in the Host header as Python's ``http.client`` does (RFC 9112 §3.2 and
+    RFC 3986: an IPv6 literal in brackets, ``[::1]:port``; an IPv4 one bare), as a real server on loopback
+    receives them."""
+    import http.client
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from ycsbctl.stores.http1 import request
+
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(str(self.headers["Host"]))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+    with Server((host, 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            port = server.server_address[1]
+            reference = http.client.HTTPConnection(host, port, timeout=5)
+            reference.request("GET", "/")
+            assert reference.getresponse().status == 204
+            reference.close()
+            assert request(host, port, "GET", "/").status == 204
+        finally:
+            server.shutdown()
+    assert seen[0] == (f"[{host}]:{port}" if ":" in host else f"{host}:{port}")  # as RFC 9112 writes it
+    assert seen[1] == seen[0]
