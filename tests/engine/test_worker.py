@@ -87,3 +87,24 @@ def test_a_bindings_own_counters_are_summed_from_zero_sqlites_busy_handler_never
     r = run_phase(PhaseSpec("load", f"sqlite://{tmp_path / 'one.db'}", props, threads=1, processes=1))
     assert sum(r.ops["INSERT"].returns.values()) == 50
     assert r.binding_counts == {"sqlite_busy_calls": 0, "sqlite_busy_ms": 0, "sqlite_busy_long": 0}
+
+
+def test_a_workers_last_report_names_its_second_and_tenth_as_whole_numbers_as_every_tick_does():
+    """A paced run of 1.2 s on the null store (basic://), shipped once a second and then every 100 ms: the
+    worker's last report (the interval it ended in, sent after its ticker's) counts whole seconds, as the
+    ticker's do, so the per-second series' ``second`` stays int64 (series.parquet) and the 100 ms series'
+    intervals are whole indices (second × 10 + tenth)."""
+    from ycsbctl.engine.runner import run_phase
+    from ycsbctl.engine.spec import PhaseSpec
+    from ycsbctl.workload.properties import load_properties
+
+    props = {k: str(v) for k, v in load_properties("workload-a").items()} | {"recordcount": "100"}
+    for interval_ms in (1000, 100):
+        r = run_phase(PhaseSpec("run", "basic://", props, threads=1, processes=1, duration_s=1.2, target_rate=200,
+                                series_interval_ms=interval_ms, seed=1))
+        seconds = r.series["second"]
+        assert seconds.dtype == "int64", interval_ms
+        if interval_ms == 100:
+            assert r.fine is not None
+            intervals = list(r.fine.operations)
+            assert intervals and all(type(k) is int for k in intervals), intervals
