@@ -96,6 +96,27 @@ def test_run_docs_are_read_in_run_order_load_before_run(tmp_path):
     assert [d["run_id"] for d in read_run_docs(tmp_path)] == ["c", "b", "a"]
 
 
+def test_a_run_file_whose_number_is_text_is_left_out_its_warning_quoting_the_texts_first_40_characters(tmp_path,
+                                                                                                     capsys):
+    """A run JSON whose ``throughput_ops`` is 50 characters of text (edited by hand) is left out, and the one
+    warning line quotes the first 40 of them (a long value cut, not the whole line); one of 40 is quoted whole."""
+    import json
+
+    from ycsbctl.results.tables import read_run_docs
+
+    (tmp_path / "runs").mkdir()
+    long_text, short_text = "fast" + "-" * 36 + "0123456789", "f" * 40  # 50 characters, 40
+    for name, text in (("long", long_text), ("short", short_text)):
+        doc = {**_doc(throughput_ops=text), "run_id": name}
+        (tmp_path / "runs" / f"{name}.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert read_run_docs(tmp_path) == []
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    quoted = "fast" + "-" * 36  # the first 40 characters, by hand
+    assert f"(ValueError: throughput_ops = '{quoted}' is not a number)" in lines[0], lines[0]
+    assert f"(ValueError: throughput_ops = '{short_text}' is not a number)" in lines[1], lines[1]
+
+
 def test_a_results_error_rate_is_its_errors_and_timeouts_over_its_operations_as_the_run_table_counts_them():
     from ycsbctl.results.model import PhaseResult
 
