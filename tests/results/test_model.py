@@ -69,3 +69,20 @@ def test_client_cpu_per_operation_is_in_microseconds_of_cpu_over_the_operations(
     r = PhaseResult("run", 8, 1000.0, 1_000_000, client_cpu_s=2.5)
     assert r.client_us_per_op() == 2.5
     assert math.isnan(PhaseResult("run", 8, 1000.0, 0, client_cpu_s=2.5).client_us_per_op())
+
+
+def test_a_result_document_without_a_warm_up_reads_as_a_result_made_without_one():
+    """``from_dict`` of a result document that does not say ``warmup_s`` (edited by hand, or written by another
+    tool) gives the warm-up a result built without one has (the model's own default, 0 s), not a second of
+    warm-up it never had (Experiment.phase_result hands it to a folder's reader). One that says it keeps it,
+    through to_dict and back."""
+    from ycsbctl.results.model import PhaseResult
+
+    made = PhaseResult("run", 8, 2000.0, 1234)  # no warm-up given
+    d = made.to_dict()
+    del d["warmup_s"]
+    back = PhaseResult.from_dict(d)
+    assert back.warmup_s == made.warmup_s == 0.0
+    assert (back.phase, back.threads, back.runtime_ms, back.operations) == ("run", 8, 2000.0, 1234)
+    warm = PhaseResult("run", 8, 2000.0, 1234, warmup_s=2.5)
+    assert PhaseResult.from_dict(warm.to_dict()).warmup_s == 2.5
