@@ -221,3 +221,34 @@ def test_a_deadline_no_caller_said_ends_any_command_in_one_line_exit_1(resp):
     r = CliRunner().invoke(cli, ["info"])
     assert (r.exit_code, r.output) == (1, f"error: redis at 127.0.0.1:{resp.port} did not finish its "
                                           "INFO reply within 0.5 s\n"), r.output
+
+
+def _wrapped(deadline: DeadlinePassed, times: int) -> BaseException:
+    """``deadline`` wrapped ``times`` times as libraries wrap errors: by turns ``raise … from`` it (its cause) and a
+    new error raised while handling it (its context)."""
+    err: BaseException = deadline
+    for i in range(times):
+        try:
+            try:
+                raise err
+            except BaseException:
+                if i % 2:
+                    raise TimeoutError(f"a library's own timeout ({i})")  # noqa: B904 - the context is the point
+                raise ConnectionError(f"a library's wrapper ({i})") from err
+        except (TimeoutError, ConnectionError) as exc:
+            err = exc
+    return err
+
+
+def test_a_passed_deadline_is_found_within_8_links_of_a_wrapped_errors_chain_and_a_looping_chain_ends():
+    """``passed_in`` finds the deadline that a library's errors wrap, through causes and contexts alike, up to the
+    8 links its docstring says (the error and 7 behind it), and no further; a chain that loops back ends (None)."""
+    from ycsbctl.stores.deadline import passed_in
+
+    deadline = DeadlinePassed("redis at 127.0.0.1:6390 did not finish its INFO reply within 5 s")
+    for times in range(8):  # 1 .. 8 links
+        assert passed_in(_wrapped(deadline, times)) is deadline, times
+    assert passed_in(_wrapped(deadline, 8)) is None  # 9 links: past the bound
+    a, b = ConnectionError("a"), TimeoutError("b")
+    a.__context__, b.__cause__ = b, a
+    assert passed_in(a) is None

@@ -36,7 +36,8 @@ class DeadlinePassed(TimeoutError):
 
 def passed_in(exc: BaseException | None) -> DeadlinePassed | None:
     """The :class:`DeadlinePassed` that ``exc`` is, or was raised from or while handling (a library's own timeout
-    error wrapping ours), else None."""
+    error wrapping ours), else None. At most 8 links of the chain are looked at (``exc`` and 7 causes or contexts
+    behind it), so that a chain that loops back on itself ends."""
     seen = 0
     while exc is not None and seen < 8:
         if isinstance(exc, DeadlinePassed):
