@@ -435,6 +435,19 @@ def test_what_an_undecided_cell_could_detect_is_said_as_a_factor_past_100_pct_an
     assert digits_for(0.999, 0.99996, "worse") == 4 and digits_for(0.94, 0.996, "worse") == 3
 
 
+def test_an_equivalent_intervals_digits_read_it_inside_its_margin_and_one_no_digits_can_show_inside_gets_four():
+    """``digits_for`` of an ``equivalent`` cell (margin ±10 %: 1/1.1 = 0.9091 .. 1.1): an interval inside reads so
+    at 2 decimals ([0.91, 1.10]: 0.91 is 1/1.1 printed so, 1.10 is 1.1). One whose bound lies past the margin (a
+    row whose interval and margin disagree) reads inside at no digits (1.2 > 1.1; 0.88, 0.880, 0.8800 < 0.91,
+    0.909, 0.9091): it gets the most, MAX_DIGITS = 4, as any interval that reads as its verdict at none does."""
+    from ycsbctl.results.verdict_words import MAX_DIGITS, digits_for
+
+    assert digits_for(0.9095, 1.0996, "equivalent", 0.10) == 2
+    assert MAX_DIGITS == 4
+    assert digits_for(0.95, 1.2, "equivalent", 0.10) == 4  # the high bound past 1 + margin
+    assert digits_for(0.88, 1.05, "equivalent", 0.10) == 4  # the low bound below 1 / (1 + margin)
+
+
 def test_the_boundaries_of_the_grid_agree_with_those_of_a_grid_twice_as_fine(monkeypatch):
     """spending.GRID's comment: the boundaries agree with a finer grid's. Against 2 × GRID − 1 points (odd too, as
     Simpson's rule needs) they agree to 1e-8 (1e-11 here); an even grid, Simpson's weights misplaced at its end,
