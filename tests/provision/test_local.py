@@ -440,3 +440,27 @@ def test_a_urls_host_and_whether_it_is_this_hosts_loopback() -> None:
         [True, True, True, False, False, False, False]
     assert unencoded_credentials("redis://u:pa/ss@h:1") and unencoded_credentials("redis://u:p@ss@h:1")
     assert not unencoded_credentials("redis://u:pa%2Fss@h:1") and not unencoded_credentials("redis://h:1/0")
+
+
+def test_a_version_is_the_programs_own_line_not_the_jvms_note_of_options_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``JAVA_TOOL_OPTIONS`` set (a corporate JVM policy, a test session's flags), a JVM prints ``Picked up
+    JAVA_TOOL_OPTIONS: …`` before anything of its own: doctor and the server versions read the line after it, as
+    ``java -version`` run without the variable prints it first."""
+    from ycsbctl.provision.local import binary_version, first_line
+
+    java = shutil.which("java")
+    if java is None:
+        pytest.skip("no java on PATH (apt-get install default-jre-headless)")
+    monkeypatch.delenv("JAVA_TOOL_OPTIONS", raising=False)
+    plain = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    own = (plain.stdout + plain.stderr).splitlines()[0].strip()
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Xss2m")
+    noted = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    assert (noted.stdout + noted.stderr).splitlines()[0].startswith("Picked up JAVA_TOOL_OPTIONS")
+    assert binary_version(java, ("-version",)) == own
+    assert first_line("NOTE: Picked up JDK_JAVA_OPTIONS: -Xss2m\nPicked up _JAVA_OPTIONS: -Xss2m\n\n v1 \n") == "v1"
+    assert first_line("Picked up JAVA_TOOL_OPTIONS: -Xss2m\n") == ""
+    # Elasticsearch 6.8's launcher drops the variable and says so, first
+    assert first_line("warning: ignoring JAVA_TOOL_OPTIONS=-Xss2m\nVersion: 6.8.23, Build: oss\n") == \
+        "Version: 6.8.23, Build: oss"

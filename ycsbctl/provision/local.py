@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -61,7 +62,18 @@ def binary_version(path: str, args: tuple[str, ...] = ("--version",)) -> str:
                                  env={**os.environ, "ES_TMPDIR": tmp})
     except (OSError, subprocess.TimeoutExpired):
         return ""
-    lines = [ln.strip() for ln in (out.stdout + out.stderr).splitlines() if ln.strip()]
+    return first_line(out.stdout + out.stderr)
+
+
+# what a JVM's launcher prints first when its options come from the environment (a corporate JAVA_TOOL_OPTIONS, a
+# test session's), or Elasticsearch's launcher when it drops them: never a version
+_JVM_NOTE = re.compile(r"(NOTE: )?Picked up \w*_OPTIONS:|warning: ignoring JAVA_TOOL_OPTIONS=")
+
+
+def first_line(output: str) -> str:
+    """The first line of a program's ``--version`` output (stdout then stderr) that is its own: not blank, not a
+    JVM launcher's note that it picked up options from the environment; empty when none is."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not _JVM_NOTE.match(ln.strip())]
     return lines[0] if lines else ""
 
 
