@@ -447,7 +447,7 @@ def test_a_version_is_the_programs_own_line_not_the_jvms_note_of_options_from_th
     """With ``JAVA_TOOL_OPTIONS`` set (a corporate JVM policy, a test session's flags), a JVM prints ``Picked up
     JAVA_TOOL_OPTIONS: …`` before anything of its own: doctor and the server versions read the line after it, as
     ``java -version`` run without the variable prints it first."""
-    from ycsbctl.provision.local import binary_version, first_line
+    from ycsbctl.provision.probe import binary_version, version_line
 
     java = shutil.which("java")
     if java is None:
@@ -459,8 +459,8 @@ def test_a_version_is_the_programs_own_line_not_the_jvms_note_of_options_from_th
     noted = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
     assert (noted.stdout + noted.stderr).splitlines()[0].startswith("Picked up JAVA_TOOL_OPTIONS")
     assert binary_version(java, ("-version",)) == own
-    assert first_line("NOTE: Picked up JDK_JAVA_OPTIONS: -Xss2m\nPicked up _JAVA_OPTIONS: -Xss2m\n\n v1 \n") == "v1"
-    assert first_line("Picked up JAVA_TOOL_OPTIONS: -Xss2m\n") == ""
+    assert version_line("NOTE: Picked up JDK_JAVA_OPTIONS: -Xss2m\nPicked up _JAVA_OPTIONS: -Xss2m\n\n v1 \n") == "v1"
+    assert version_line("Picked up JAVA_TOOL_OPTIONS: -Xss2m\n") == ""
     # Elasticsearch 6.8's launcher drops the variable and says so, first
-    assert first_line("warning: ignoring JAVA_TOOL_OPTIONS=-Xss2m\nVersion: 6.8.23, Build: oss\n") == \
+    assert version_line("warning: ignoring JAVA_TOOL_OPTIONS=-Xss2m\nVersion: 6.8.23, Build: oss\n") == \
         "Version: 6.8.23, Build: oss"

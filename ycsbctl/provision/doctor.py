@@ -17,7 +17,8 @@ import psutil
 from ycsbctl import native
 from ycsbctl.errors import UserError
 from ycsbctl.provision import catalog, state
-from ycsbctl.provision.local import binary_version, find_binary, first_line, port_owner
+from ycsbctl.provision.local import find_binary, port_owner
+from ycsbctl.provision.probe import binary_version, version_line
 from ycsbctl.stores.registry import server_kind
 
 GIB = 1024**3
@@ -116,7 +117,7 @@ def _first_line(argv: list[str]) -> str:
         out = subprocess.run(argv, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"({exc})"
-    return first_line(out.stdout + out.stderr)
+    return version_line(out.stdout + out.stderr)
 
 
 def _embedded() -> str:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -179,3 +182,30 @@ def describe(protocol: str, url: str, *, expected: str = "", variant: str = "") 
         facts.name = f"{facts.name} ({variant})" if "(" not in facts.name else facts.name[:-1] + f", {variant})"
     facts.config = redact_config(_jsonable(facts.config))
     return facts
+
+
+def binary_version(path: str, args: tuple[str, ...] = ("--version",)) -> str:
+    """First line of ``<binary> --version`` (``args``: the catalogue's ``version_args``; empty when it does not say).
+    Run with ``ES_TMPDIR`` in a folder removed after it: Elasticsearch's launcher would otherwise leave a
+    /tmp/elasticsearch-<random> folder per call."""
+    if not args:
+        return ""
+    try:
+        with tempfile.TemporaryDirectory(prefix="ycsbctl-version-") as tmp:
+            out = subprocess.run([path, *args], capture_output=True, text=True, timeout=20,
+                                 env={**os.environ, "ES_TMPDIR": tmp})
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return version_line(out.stdout + out.stderr)
+
+
+# what a JVM's launcher prints first when its options come from the environment (a corporate JAVA_TOOL_OPTIONS, a
+# test session's), or Elasticsearch's launcher when it drops them: never a version
+_JVM_NOTE = re.compile(r"(NOTE: )?Picked up \w*_OPTIONS:|warning: ignoring JAVA_TOOL_OPTIONS=")
+
+
+def version_line(output: str) -> str:
+    """The first line of a program's ``--version`` output (stdout then stderr) that is its own: not blank, not a
+    JVM launcher's note that it picked up options from the environment; empty when none is."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not _JVM_NOTE.match(ln.strip())]
+    return lines[0] if lines else ""
