@@ -20,7 +20,7 @@ from ycsbctl.experiment.result_sink import ResultSink
 from ycsbctl.experiment.study import Case, Point, Study
 from ycsbctl.provision import Endpoint
 from ycsbctl.results.folder import RunRecord, now_iso
-from ycsbctl.results.held_slices import HeldSlice, held_in, held_note, held_seconds
+from ycsbctl.results.held_slices import held_in, held_note, held_seconds
 from ycsbctl.results.model import PhaseResult
 from ycsbctl.results.names import RunStatus
 from ycsbctl.stores.capabilities import ClientPauses, ErrorHints, Replication, StallCause
@@ -205,8 +205,7 @@ class PointRunner:
             self._busy_at_start = list(busy)
             position = None if self.position is None else self.position + i
             record = self._keep(out, ep, point, started, dataset_note=notes[i], after_note=after, position=position,
-                                replica_note=_replicas_lost(ep, replicas[i], out), session=session,
-                                held=held_in(out.result.slices if out.result is not None else None))
+                                replica_note=_replicas_lost(ep, replicas[i], out), session=session)
             self.measured[record.run_id] = point
             records.append(record)
         return records
@@ -230,11 +229,11 @@ class PointRunner:
 
     def _keep(self, out: PointOutcome, ep: Endpoint, point: Point, started: str, dataset_note: str | None = None,
               after_note: str | None = None, position: int | None = None,
-              replica_note: str | None = None, session: str | None = None,
-              held: list[HeldSlice] | None = None) -> RunRecord:
-        """Judge a point, write it to the sink, tell the user (``held``: its slices of an alternated session that
-        another target's late operations took whole, :func:`~ycsbctl.results.held_slices.held_slices`)."""
+              replica_note: str | None = None, session: str | None = None) -> RunRecord:
+        """Judge a point, write it to the sink, tell the user. A point of an alternated session carries the slices
+        another target's late operations took whole (:func:`~ycsbctl.results.held_slices.held_in`)."""
         own = out.result.slices if out.result is not None else None
+        held = held_in(own)
         others = list(dict.fromkeys(self._busy_at_start + self._others()))
         self._busy_at_start = []
         busy = host_busy(others, out.bottleneck)
@@ -246,8 +245,8 @@ class PointRunner:
                                                    out.result.binding_counts if out.result else None),
                   stall_cause=lambda: asked_server(store, StallCause.stall_cause, ep.url),
                   own_wait=lambda: _own_lock_wait(store, ep.url, out.result),
-                  replica_note=replica_note, held=held_seconds(own, held or []),
-                  held_note=held_note(held or [], len(own) if own is not None else 0))
+                  replica_note=replica_note, held=held_seconds(own, held),
+                  held_note=held_note(held, len(own) if own is not None else 0))
         if v.status != RunStatus.FAILED:  # a failed point is not explained as a measured one (see Verdict)
             v.bottleneck = with_why(v.bottleneck, point.target.label, point.threads, out.result, out.events)
         reason = v.reason

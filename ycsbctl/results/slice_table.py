@@ -32,8 +32,7 @@ import pandas as pd
 
 KEY_COLUMNS = ("run_id", "target", "workload", "phase", "threads", "target_rate", "repetition", "session")
 SLICE_COLUMNS = ("slice", "t_start_s", "t_end_s", "warmup", "operations", "errors", "mean_us", "p50_us", "p99_us",
-                 "switch_s", "settle_s", "settle_operations", "settle_p99_us", "held",
-                 "held_by")
+                 "switch_s", "settle_s", "settle_operations", "settle_p99_us", "held", "held_by")
 ROLE = "role"  # target | reference
 TARGET, REFERENCE = "target", "reference"
 COLUMNS = (*KEY_COLUMNS, *SLICE_COLUMNS, ROLE)
