@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -317,15 +318,21 @@ def test_a_server_killed_mid_sweep_fails_that_point_and_is_restarted_and_reloade
     assert _our_servers(Path(env["YCSBCTL_STATE_DIR"])) == []
 
 
-def test_one_round_decides_a_gap_far_beyond_the_hosts_noise_slice_by_slice(small_experiment) -> None:
+def test_one_round_judges_each_cell_block_by_block_over_its_sessions_slices(small_experiment) -> None:
     """One round, redis against the MongoDB-protocol server, alternated (the default with two targets): each cell is
-    judged block by block over its session's slices, and the gap — the geometric mean of the blocks' rate ratios,
-    recomputed here from slices.parquet (each block 2·n slices, a target's rate its operations over its seconds)
-    — lies inside its interval, which lies below 1: worse, from one round."""
+    judged block by block over its session's slices. What holds for every outcome on a busy host: the ratio is the
+    geometric mean of the rate ratios of the blocks both sides measured whole, recomputed here from slices.parquet
+    (each block 2·n slices, n the session's points, the reference server's too; a target's rate its operations
+    over its seconds; a block with a slice in the warm-up, or one held by another target's late operations, left
+    out); it lies inside its interval; the verdict names the blocks it kept and left out; it is never better or
+    equivalent for a server ~20× slower, worse only with its interval below 1, undecided with 1 inside it.
+    Whether 4 blocks of ~0.5 s decide the gap depends on the host (a held slice leaves its block out; two blocks
+    give one degree of freedom): CI on 1 Dec 2026 left one of these cells undecided. So `worse` is not asserted
+    here; the default run deciding it in one round is tests/experiment/test_default_run*.py's and the README's."""
     import numpy as np
     import pandas as pd
 
-    from ycsbctl.results import stats
+    from ycsbctl.results import slice_pairs, stats
 
     out, proc = small_experiment
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -333,12 +340,29 @@ def test_one_round_decides_a_gap_far_beyond_the_hosts_noise_slice_by_slice(small
     v = pd.read_parquet(out / "verdicts.parquet")
     tp = v[(v["workload"] == "workloadb") & (v["metric"] == "throughput") & ~v["at_peak"]].set_index("threads")
     for threads in (8, 16):
-        mine = slices[(slices["workload"] == "workloadb") & (slices["threads"] == threads) & ~slices["warmup"]]
+        mine = slices[(slices["workload"] == "workloadb") & (slices["threads"] == threads)]
         per_block = 2 * mine["run_id"].nunique()  # every point of the session (a reference server's too)
-        mine = mine.assign(block=mine["slice"] // per_block, seconds=mine["t_end_s"] - mine["t_start_s"])
-        rates = mine.groupby(["block", "target"])[["operations", "seconds"]].sum()
-        rate = (rates["operations"] / rates["seconds"]).unstack("target")[["redis", "ferretdb"]].dropna()
-        gap = float(np.exp(np.log(rate["ferretdb"] / rate["redis"]).mean()))
+        mine = mine.assign(block=mine["slice"] // per_block, seconds=mine["t_end_s"] - mine["t_start_s"],
+                           whole=~mine["held"].astype(bool))
+        by = mine.groupby(["block", "target"]).agg(operations=("operations", "sum"), seconds=("seconds", "sum"),
+                                                   whole=("whole", "sum"), warm=("warmup", "any"))
+        sides = by.unstack("target")
+        warm = sides["warm"][["redis", "ferretdb"]].any(axis=1)
+        rate = (sides["operations"] / sides["seconds"])[["redis", "ferretdb"]]
+        kept = ~warm & (sides["whole"][["redis", "ferretdb"]] == 2).all(axis=1) & (rate > 0).all(axis=1)
+        logs = np.log(rate.loc[kept, "ferretdb"] / rate.loc[kept, "redis"])
         cell = tp.loc[threads]
-        assert cell["test"] == "slice-paired t (AR(1) blocks)" and cell["verdict"] == stats.WORSE, cell.to_dict()
-        assert cell["ci_low"] <= gap <= cell["ci_high"] < 1, (gap, cell.to_dict())
+        assert cell["test"] == slice_pairs.TEST, cell.to_dict()
+        assert str(cell["decided_by"]).startswith(f"{slice_pairs.TEST} over {len(logs)} blocks"), cell.to_dict()
+        left_out = int((~warm & ~kept).sum())
+        assert (f"{left_out} of {left_out + len(logs)} blocks left out" in str(cell["decided_by"])) == (left_out > 0)
+        assert len(logs) and cell["ratio"] == pytest.approx(float(np.exp(logs.mean())), rel=1e-9), cell.to_dict()
+        assert cell["ratio"] < 1 and cell["verdict"] in (stats.WORSE, stats.UNDECIDED), cell.to_dict()
+        if len(logs) >= 2:
+            assert cell["ci_low"] <= cell["ratio"] <= cell["ci_high"], cell.to_dict()
+            # worse only with the interval below 1; an interval holding 1 is undecided (a minimum effect, where the
+            # host's noise sets one, may hold back an interval below 1 too)
+            assert (cell["verdict"] == stats.WORSE) <= (cell["ci_high"] < 1), cell.to_dict()
+            assert (cell["ci_high"] >= 1) <= (cell["verdict"] == stats.UNDECIDED), cell.to_dict()
+        else:
+            assert cell["verdict"] == stats.UNDECIDED and math.isnan(cell["ci_high"]), cell.to_dict()
