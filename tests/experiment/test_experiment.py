@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -325,7 +324,8 @@ def test_one_round_judges_each_cell_block_by_block_over_its_sessions_slices(smal
     (each block 2·n slices, n the session's points, the reference server's too; a target's rate its operations
     over its seconds; a block with a slice in the warm-up, or one held by another target's late operations, left
     out); it lies inside its interval; the verdict names the blocks it kept and left out; it is never better or
-    equivalent for a server ~20× slower, worse only with its interval below 1, undecided with 1 inside it.
+    equivalent for a server ~20× slower, worse only with its interval below 1, undecided with 1 inside it (with
+    fewer than two blocks kept, the rounds' test judges it).
     Whether 4 blocks of ~0.5 s decide the gap depends on the host (a held slice leaves its block out; two blocks
     give one degree of freedom): CI on 1 Dec 2026 left one of these cells undecided. So `worse` is not asserted
     here; the default run deciding it in one round is tests/experiment/test_default_run*.py's and the README's."""
@@ -352,17 +352,17 @@ def test_one_round_judges_each_cell_block_by_block_over_its_sessions_slices(smal
         kept = ~warm & (sides["whole"][["redis", "ferretdb"]] == 2).all(axis=1) & (rate > 0).all(axis=1)
         logs = np.log(rate.loc[kept, "ferretdb"] / rate.loc[kept, "redis"])
         cell = tp.loc[threads]
+        assert cell["ratio"] < 1 and cell["verdict"] in (stats.WORSE, stats.UNDECIDED), cell.to_dict()
+        if len(logs) < 2:  # no interval from the blocks: the rounds' test judges (one round: its noise bound, if any)
+            assert cell["test"] != slice_pairs.TEST, cell.to_dict()
+            continue
         assert cell["test"] == slice_pairs.TEST, cell.to_dict()
         assert str(cell["decided_by"]).startswith(f"{slice_pairs.TEST} over {len(logs)} blocks"), cell.to_dict()
         left_out = int((~warm & ~kept).sum())
         assert (f"{left_out} of {left_out + len(logs)} blocks left out" in str(cell["decided_by"])) == (left_out > 0)
-        assert len(logs) and cell["ratio"] == pytest.approx(float(np.exp(logs.mean())), rel=1e-9), cell.to_dict()
-        assert cell["ratio"] < 1 and cell["verdict"] in (stats.WORSE, stats.UNDECIDED), cell.to_dict()
-        if len(logs) >= 2:
-            assert cell["ci_low"] <= cell["ratio"] <= cell["ci_high"], cell.to_dict()
-            # worse only with the interval below 1; an interval holding 1 is undecided (a minimum effect, where the
-            # host's noise sets one, may hold back an interval below 1 too)
-            assert (cell["verdict"] == stats.WORSE) <= (cell["ci_high"] < 1), cell.to_dict()
-            assert (cell["ci_high"] >= 1) <= (cell["verdict"] == stats.UNDECIDED), cell.to_dict()
-        else:
-            assert cell["verdict"] == stats.UNDECIDED and math.isnan(cell["ci_high"]), cell.to_dict()
+        assert cell["ratio"] == pytest.approx(float(np.exp(logs.mean())), rel=1e-9), cell.to_dict()
+        assert cell["ci_low"] <= cell["ratio"] <= cell["ci_high"], cell.to_dict()
+        # worse only with the interval below 1; an interval holding 1 is undecided (a minimum effect, where the
+        # host's noise sets one, may hold back an interval below 1 too)
+        assert (cell["verdict"] == stats.WORSE) <= (cell["ci_high"] < 1), cell.to_dict()
+        assert (cell["ci_high"] >= 1) <= (cell["verdict"] == stats.UNDECIDED), cell.to_dict()
