@@ -377,7 +377,8 @@ TESTS: dict[str, list[str]] = {
                                   "tests/stores/test_sql_stores.py", "-k", "mariadb or sphinx"],
     # Disturbances: the spec's second and size, the command's own duration (the events table's command_s).
     "ycsbctl/stores/disturb.py": ["tests/stores/test_disturb_spec.py", "tests/stores/test_redis_disturb.py"],
-    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py"],
+    "ycsbctl/stores/redis/disturb.py": ["tests/stores/test_redis_disturb.py",
+                                        "tests/stores/test_redis_disturb_evidence.py"],
     "ycsbctl/stores/mongodb/disturb.py": ["tests/stores/test_mongodb_disturb.py",
                                           "tests/experiment/test_disturb_truth.py",
                                           "-k", "mongo"],

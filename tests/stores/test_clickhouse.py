@@ -256,6 +256,41 @@ def test_a_query_past_its_deadline_names_the_server_and_the_statements_first_two
     assert str(e.value) == f"clickhouse at 127.0.0.1:{port} timed out: no reply to SELECT event, within 0.3 s"
 
 
+@pytest.mark.parametrize("status, refused", [(299, False), (300, True)])
+def test_an_admin_query_answered_any_status_from_300_on_is_refused_not_read_as_rows(status, refused) -> None:
+    """An HTTP server at the URL (a proxy in front of ClickHouse, say) whose answer is no 2xx: from 300 on (a
+    redirect, which the admin query does not follow) it raises with the answer's text, never reading that text as
+    the query's rows; a 2xx answer's body is the rows."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from ycsbctl.stores.clickhouse.admin import query
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = b"1\t2\n"
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"clickhouse://127.0.0.1:{server.server_address[1]}/default"
+        try:
+            if refused:
+                with pytest.raises(ConnectionError, match="ClickHouse refused 'SELECT 1, 2': 1\t2"):
+                    query(url, "SELECT 1, 2")
+            else:
+                assert query(url, "SELECT 1, 2") == [["1", "2"]]
+        finally:
+            server.shutdown()
+
+
 def test_a_row_read_back_undoes_every_escape_of_clickhouse_s_tabseparated_format() -> None:
     """ClickHouse's TabSeparated output escapes a value's tab, newline, carriage return, NUL, backslash and quote
     (and writes \\b, \\f as such); a row read back is the values as written, the key column left out."""

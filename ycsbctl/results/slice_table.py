@@ -98,4 +98,4 @@ def targets_only(slices: pd.DataFrame) -> pd.DataFrame:
 
 def reference_only(slices: pd.DataFrame) -> pd.DataFrame:
     """The reference server's rows of ``slices`` (none in a folder without a reference)."""
-    return slices[slices[ROLE] == REFERENCE] if ROLE in slices else slices.iloc[0:0]
+    return slices[slices[ROLE] == REFERENCE] if ROLE in slices else slices.iloc[:0]
