@@ -4,18 +4,20 @@ drift out."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from tests.fixtures.experiments import build_experiment, in_memory_experiment
 from tests.fixtures.full_disk import full_disk
 from ycsbctl.cli import main
 from ycsbctl.errors import UserError
-from ycsbctl.report.compare import compare
+from ycsbctl.report.compare import compare, print_table
 from ycsbctl.results import host_drift
 from ycsbctl.results.frames import Experiment, load
 
@@ -199,6 +201,15 @@ def test_compare_command_prints_a_table_and_writes_html(pair, tmp_path):
     html = out.read_text()
     assert "Baseline: <b>before</b>" in html and html.count("<tr") >= 1 + 2 + 4
     assert "1.50× [" in html
+
+
+def test_a_squeezed_table_keeps_a_header_of_up_to_ten_characters_on_one_line(pair):
+    """On a terminal too narrow for the whole table (120 columns) each column keeps the width of its header up to
+    ten characters: "base ops/s" (ten) stays one line, above its figures, rather than wrapping to "base" and
+    "ops/s"."""
+    out = io.StringIO()
+    print_table(compare(list(pair)), Console(file=out, width=120, color_system=None))
+    assert "┃ base ops/s ┃" in out.getvalue(), out.getvalue()
 
 
 def test_one_folder_compares_its_targets_with_its_baseline(pair, tmp_path):

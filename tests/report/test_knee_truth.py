@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from tests.fixtures.cli import ycsbctl
+from ycsbctl.report.knee import Plateau, Rung, plateau
 from ycsbctl.report.summary import findings, workload_findings
 from ycsbctl.results.cells import cell_table
 from ycsbctl.results.frames import load, points
@@ -51,6 +52,15 @@ def test_a_hand_built_ladder_with_a_clear_knee_gets_it_and_one_inside_its_noise_
     assert "stops growing at 2 threads (2.0k ops/s; 2.0k ops/s at 4 threads)" in _said(one).lower()
     flat = _runs({1: [1980, 2000, 2020], 2: [1990, 2000, 2010]})
     assert "flat within noise from 1 thread on (2.0k ops/s; 2.0k ops/s at 2 threads)" in _said(flat).lower()
+
+
+def test_a_knee_is_held_against_the_thread_counts_after_it_not_against_its_own_wide_interval():
+    """The knee's "no more than a tenth above" is judged for each later thread count against the knee's low end,
+    never for the knee itself or the count before it: a knee cell whose own interval spans more than a tenth (a
+    noisy cell: 1,500 to 2,500) is still a knee when growth into it and a later count within a tenth of 1,500 are
+    shown."""
+    rungs = [Rung(8, 1000.0, 950.0, 1050.0), Rung(16, 2000.0, 1500.0, 2500.0), Rung(32, 1580.0, 1560.0, 1600.0)]
+    assert plateau(rungs) == Plateau(16, 2000.0, 32, 1580.0, knee=True)
 
 
 @pytest.mark.speed

@@ -239,6 +239,16 @@ def test_an_off_cpu_wait_says_what_the_server_ran_of_its_own_cores_and_a_delay_i
     )
 
 
+def test_a_sleeping_thread_counted_on_or_waiting_for_a_cpu_all_the_point_was_off_a_cpu_none_of_it():
+    """A thread's sleep is read from samples, its on-CPU and run-queue shares from counters: the two can disagree.
+    Counted on or waiting for a CPU 100 % of the point or more, it was off a CPU 0 % (not a negative share, nor a
+    floor above 0)."""
+    for oncpu, runq in ((95.0, 5.0), (98.0, 7.0)):
+        roles = {"main": _role(oncpu, 50.0, oncpu - 50.0, runq=runq, lock=8, idle=2)}
+        line = explain(_b("latency", server_threads=roles), "pg")
+        assert "each off a CPU 0% of the point on average" in line, line
+
+
 def test_off_cpu_wait_counts_only_the_states_a_role_has_names_two_places_and_a_thread_at_the_active_line():
     """off_cpu_wait's whole contract on figures chosen here: a state absent from the samples counts none (not
     −1), the place it slept is the first two wait channels in order, and a side thread that ran exactly

@@ -255,6 +255,17 @@ def test_a_process_allowed_one_cpu_takes_its_reading_on_that_cpu():
     assert r.cpus == 1 and r.rtt_us > 0 and r.cpu_ops_per_s > 0
 
 
+def test_a_host_of_more_cpus_than_the_cap_takes_its_reading_over_eight(monkeypatch):
+    """A host that lets this process use more CPUs than :data:`MAX_CPUS` gets 8 CPU processes, not one per CPU.
+    A reading's ``cpus`` is kept in yardstick.parquet, and compare divides out no host factor between readings over
+    different counts (``results.yardstick.untrusted``): a big host's folders compare only while the cap stays 8.
+    The big host is this one's CPUs listed over again: the processes run, several pinned to each real CPU."""
+    mine = sorted(os.sched_getaffinity(0))
+    monkeypatch.setattr(yardstick, "usable_cpus", lambda: (mine * 12)[:12])
+    r = yardstick.measure(trips=40)
+    assert r.cpus == 8 and r.cpu_ops_per_s > 0
+
+
 def test_the_docs_describe_the_yardstick_it_runs():
     page = docs_page("studies/comparison.md")  # How sure is this?
     said = " ".join(page.split("**The host yardstick**", 1)[1].split("\n- **", 1)[0].split())
