@@ -637,6 +637,18 @@ def test_an_alternated_targets_held_slices_are_no_stall_nor_held_against_it_and_
     assert judge(r, max_error_rate=0.01, bottleneck={"label": "latency"}).stall is not None  # read alone: a stall
 
 
+def test_an_alternated_point_whose_slices_its_partner_held_and_that_measured_nothing_fails_naming_the_partner():
+    """No operation measured in an alternated session whose partner's late operations held its slices (a slow store
+    beside it, one client thread, 0.05 s slices): failed, and the reason is the partner's hold and what gives the
+    point slices of its own, not "check the target" (CI, 1 Dec 2026: redis beside ClickHouse, 4 of 6 slices held)."""
+    r = result([0, 0])
+    note = "4 of its 6 slices (0.2 s) served nothing: every client was still waiting on clickhouse's late operations"
+    v = judge(r, max_error_rate=0.01, held={0}, held_note=note)
+    assert v.status == "failed" and v.reason == (f"no operation was measured ({note}, and none started in its other "
+                                                 "slices: give longer points (--duration) or slices (--slice))")
+    assert "check the target" in (judge(r, max_error_rate=0.01).reason or "")
+
+
 def test_an_alternated_targets_stall_is_read_from_the_operation_that_waited_where_no_second_went_empty():
     """Its replies on waking counted where the wait began: no empty second, but one operation ran 1.7 s past its
     slice's end while its own slices up to then measured nothing — a stall of 1.7 s, the server's."""

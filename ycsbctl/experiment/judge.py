@@ -205,7 +205,10 @@ def judge(result: PhaseResult | None, *, max_error_rate: float, error: str | Non
     if result.status == RunStatus.OK and not result.operations:
         why = (f"all of them ran in the {result.warmup_s:g} s warm-up: lower --warmup or ask for more operations"
                if result.warmup_s else "a load inserts -p recordcount records: give recordcount ≥ 1"
-               if result.phase == "load" else "check the target and the workload's operationcount")
+               if result.phase == "load" else
+               # alternated: its partner's late operations kept every client through its slices, not its own fault
+               f"{held_note}, and none started in its other slices: give longer points (--duration) or slices "
+               "(--slice)" if held_note else "check the target and the workload's operationcount")
         return Verdict(RunStatus.FAILED, _join(error, f"no operation was measured ({why})"), bottleneck)
     if result.status in (RunStatus.FAILED, RunStatus.INTERRUPTED):
         reason = _join(error or (result.errors[0] if result.errors else None), stall_text)
